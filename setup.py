@@ -1,0 +1,38 @@
+"""plan_verifier: the ROS 2 package (ament_python) and the ROS-free core library."""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "plan_verifier"
+
+
+def share(subdir: str, pattern: str) -> tuple[str, list[str]]:
+    return (f"share/{PACKAGE}/{subdir}", sorted(glob(pattern)))
+
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    description="Verifies robot plans (TDL programs, JSON step plans) against robot specs and a cell knowledge graph",
+    license="Apache-2.0",
+    python_requires=">=3.11",
+    package_dir={"": "src"},
+    packages=find_packages("src"),
+    package_data={"plan_verifier.tdl": ["*.lark"], "plan_verifier.data": ["*.yaml", "*.json"]},
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
+        (f"share/{PACKAGE}", ["package.xml"]),
+        share("launch", "launch/*"),
+        share("config", "config/*.yaml"),
+        share("config/robots", "config/robots/*.yaml"),
+        share("config/cells", "config/cells/*.yaml"),
+    ],
+    install_requires=["lark>=1.2", "pydantic>=2.6", "PyYAML>=6", "numpy>=1.26", "neo4j>=5.20", "matplotlib>=3.8", "rosbags>=0.10"],
+    zip_safe=False,
+    entry_points={
+        "console_scripts": [
+            "plan-verify = plan_verifier.cli.main:main",
+        ],
+    },
+)

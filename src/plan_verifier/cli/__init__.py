@@ -1,0 +1,1 @@
+"""The `plan-verify` command line. Each subcommand lives in its own module."""

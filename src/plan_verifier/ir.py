@@ -1,0 +1,344 @@
+"""The one intermediate representation that TDL programs and JSON/YAML plans lower into.
+
+Every rule is written once against these types. A plan is an ordered tuple of
+steps in execution order; each step keeps its source span, its GOAL, its bound
+parameters (literal syntax trees and resolved Python values) and its resolved
+motion targets. Everything here is immutable so that a plan can be checked from
+several threads at once.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+from plan_verifier.findings import Span
+
+# --------------------------------------------------------------------------- values
+# Syntax-level values as written in a TDL argument list.
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: float
+    text: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    value: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """`None`, `True` or `False`."""
+
+    value: bool | None
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """An identifier: a position/variable name or a symbolic constant."""
+
+    name: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A nested call such as an inline `PosX(...)` or `Trans(...)`."""
+
+    name: str
+    args: tuple["Arg", ...]
+    span: Span | None = None
+    name_span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListValue:
+    items: tuple["Value", ...]
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TupleValue:
+    """`(a, b, c)`: only valid as an error (a pose without its constructor)."""
+
+    items: tuple["Value", ...]
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: str
+    left: "Value"
+    right: "Value"
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Elided:
+    """`...` in an argument list (placeholder text an LLM copied from an example)."""
+
+    span: Span | None = None
+
+
+Value = Union[Number, Text, Constant, Ref, Call, ListValue, TupleValue, BinOp, Elided]
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argument as written: `name=value` or positional."""
+
+    name: str | None
+    value: Value
+    span: Span | None = None
+
+
+# --------------------------------------------------------------------------- poses
+
+JOINT = "joint"
+CARTESIAN = "cartesian"
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """A resolved motion target.
+
+    `values` are mm/deg. For joint poses they are the six joint angles; for
+    Cartesian poses (x, y, z, rx, ry, rz). `alternatives` holds other readings
+    of an ambiguous expression (`p * Trans(...)`, whose frame TDL leaves open):
+    safety rules check every reading.
+    """
+
+    kind: str
+    values: tuple[float, ...]
+    constructor: str
+    name: str | None = None
+    span: Span | None = None
+    origin: str = "inline"  # inline | define | assign | graph
+    alternatives: tuple[tuple[float, ...], ...] = ()
+    note: str | None = None
+
+    @property
+    def readings(self) -> tuple[tuple[float, ...], ...]:
+        return (self.values,) + self.alternatives
+
+    @property
+    def label(self) -> str:
+        """How a message names this pose: its symbol, or the literal."""
+        if self.name:
+            return self.name
+        return f"{self.constructor}({', '.join(_fmt(v) for v in self.values)})"
+
+    def xyz(self, reading: tuple[float, ...] | None = None) -> tuple[float, float, float]:
+        v = reading if reading is not None else self.values
+        return (v[0], v[1], v[2])
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def fmt_number(v: float) -> str:
+    """Numbers in messages the way a user wrote them: 1300, not 1300.0."""
+    return _fmt(v)
+
+
+# --------------------------------------------------------------------------- binding
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """How a call's written arguments mapped onto the catalogue signature."""
+
+    known: bool
+    missing: tuple[str, ...] = ()
+    unknown_names: tuple[Arg, ...] = ()
+    extra_positional: tuple[Arg, ...] = ()
+    duplicates: tuple[Arg, ...] = ()
+    elided: Span | None = None
+    type_errors: tuple[tuple[str, Arg, str], ...] = ()  # (param, arg, expected type)
+
+
+class Unresolved:
+    """A parameter value that static analysis cannot evaluate (an expression, a variable)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Unresolved({self.text!r})"
+
+
+# --------------------------------------------------------------------------- plan parts
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One executed command (TDL) or plan step (JSON), in execution order."""
+
+    index: int
+    action: str  # "command" (TDL) | "move" | "routine" (JSON)
+    command: str  # TDL command name; "move"/"routine" for JSON steps
+    span: Span | None = None
+    goal: str | None = None
+    spawn: str | None = None  # WAIT | NOWAIT | None (plain call)
+    raw_args: tuple[Arg, ...] = ()
+    binding: Binding | None = None
+    args: Mapping[str, Value] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    poses: tuple[tuple[str, Pose], ...] = ()
+    target: Pose | None = None
+    target_name: str | None = None
+    # JSON plan steps
+    name: str | None = None
+    routine: str | None = None
+    position: str | None = None
+    tool: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", types.MappingProxyType(dict(self.args)))
+        object.__setattr__(self, "params", types.MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "fields", types.MappingProxyType(dict(self.fields)))
+
+    def number(self, param: str) -> float | None:
+        """The parameter as a finite number, or None when absent or not numeric."""
+        value = self.params.get(param)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value) if math.isfinite(value) else None
+
+    def arg_span(self, param: str) -> Span | None:
+        value = self.args.get(param)
+        span = getattr(value, "span", None)
+        return span or self.span
+
+    @property
+    def is_motion(self) -> bool:
+        return self.target is not None or bool(self.poses) or self.action == "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A name bound by `DEFINE` (program-wide) or `Assign` (from its step on)."""
+
+    name: str
+    kind: str  # define | assign
+    value: Value
+    span: Span | None
+    name_span: Span | None
+    step: int | None = None  # Assign: the step index that performs it
+    pose: Pose | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A use of a name where a defined position or variable is required."""
+
+    name: str
+    span: Span | None
+    step: int | None
+    param: str
+    definition: Definition | None  # the binding in effect, None if undefined at that point
+    defined_later: Definition | None = None  # an Assign that comes after the use
+    graph_position: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    name: str
+    span: Span | None
+    name_span: Span | None
+    order: int | None  # position in execution order among top-level/expanded goals
+    first_step: int | None
+    last_step: int | None
+    called_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PoseLiteral:
+    """A pose constructor exactly as written (for the arity rules R-SYN-003/004)."""
+
+    constructor: str
+    args: tuple[Arg, ...]
+    span: Span | None
+    context: str  # "DEFINE Home", "MoveLinear.target_pose", ...
+
+
+@dataclass(frozen=True, slots=True)
+class PoseSite:
+    """A place where the plan writes down a motion target (checked once, not per use).
+
+    DEFINE'd and Assign'ed poses are sites at their definition, inline targets at
+    the literal, graph positions at their first use.
+    """
+
+    pose: Pose
+    span: Span | None
+    step: int | None
+    context: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderEntry:
+    key: str
+    value: Any
+    span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found while reading the plan, tagged with the rule that owns it."""
+
+    rule_id: str
+    message: str
+    span: Span | None = None
+    step: int | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandDef:
+    name: str
+    params: tuple[str, ...]
+    span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A parsed plan, whatever its source format."""
+
+    format: str  # tdl | json
+    source: str
+    steps: tuple[Step, ...] = ()
+    definitions: tuple[Definition, ...] = ()
+    references: tuple[Reference, ...] = ()
+    goals: tuple[Goal, ...] = ()
+    header: tuple[HeaderEntry, ...] = ()
+    pose_literals: tuple[PoseLiteral, ...] = ()
+    pose_sites: tuple[PoseSite, ...] = ()
+    command_defs: tuple[CommandDef, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    name: str | None = None
+    description: str | None = None
+    #: False when the text could not be read into steps at all (fatal syntax errors).
+    parsed: bool = True
+
+    def header_value(self, key: str) -> HeaderEntry | None:
+        for entry in self.header:
+            if entry.key.upper() == key.upper():
+                return entry
+        return None
+
+    def step(self, index: int) -> Step:
+        return self.steps[index - 1]

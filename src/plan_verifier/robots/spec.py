@@ -1,0 +1,177 @@
+"""Robot specifications: the numbers every safety rule compares against.
+
+Specs are YAML files validated by pydantic; a bad file fails with a message
+naming the field, never with a half-built spec. Robot-independent limits
+(velocity, acceleration, Z, delays) live here too, so a cell can tighten them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+from typing import Literal, Sequence
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from plan_verifier.resources import ConfigError, resolve
+from plan_verifier.robots.kinematics import dh_forward
+
+DEFAULT_ROBOT = "ur10e"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Range(_Strict):
+    """A hard range (CRITICAL outside) and a recommended range (WARNING outside)."""
+
+    min: float
+    max: float
+    recommended_min: float
+    recommended_max: float
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Range":
+        if not (self.min <= self.recommended_min <= self.recommended_max <= self.max):
+            raise ValueError("need min <= recommended_min <= recommended_max <= max")
+        return self
+
+
+class ZLimits(_Strict):
+    min_mm: float = 0.0
+    warn_below_mm: float = 10.0
+
+
+class DelayRange(_Strict):
+    min_s: float = 0.3
+    max_s: float = 2.0
+
+
+def _seed_velocity() -> Range:
+    return Range(min=10, max=1000, recommended_min=50, recommended_max=500)
+
+
+def _seed_acceleration() -> Range:
+    return Range(min=10, max=500, recommended_min=20, recommended_max=200)
+
+
+def _joint_percent() -> Range:
+    return Range(min=1, max=100, recommended_min=1, recommended_max=100)
+
+
+class Limits(_Strict):
+    """Defaults are seed 000's numbers (R-SAF-002/003/004, R-DOM-002/003)."""
+
+    velocity_mm_s: Range = Field(default_factory=_seed_velocity)
+    acceleration_mm_s2: Range = Field(default_factory=_seed_acceleration)
+    task_velocity_mm_s: Range = Field(default_factory=_seed_velocity)
+    task_acceleration_mm_s2: Range = Field(default_factory=_seed_acceleration)
+    joint_velocity_percent: Range = Field(default_factory=_joint_percent)
+    joint_acceleration_percent: Range = Field(default_factory=_joint_percent)
+    z: ZLimits = Field(default_factory=ZLimits)
+    gripper_delay: DelayRange = Field(default_factory=DelayRange)
+    safe_height_mm: float = 100.0
+
+
+class Joint(_Strict):
+    name: str
+    min_deg: float
+    max_deg: float
+    max_speed_deg_s: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Joint":
+        if self.min_deg >= self.max_deg:
+            raise ValueError("min_deg must be below max_deg")
+        return self
+
+
+class Kinematics(_Strict):
+    """Standard DH rows: [a_mm, d_mm, alpha_deg, theta_offset_deg], one per joint."""
+
+    dh: tuple[tuple[float, float, float, float], ...]
+    source: str
+
+    @model_validator(mode="after")
+    def _six(self) -> "Kinematics":
+        if len(self.dh) != 6:
+            raise ValueError("dh needs exactly 6 rows")
+        return self
+
+
+class Gripper(_Strict):
+    """The gripper is a digital output; `close_value` is the level that closes it."""
+
+    port: int = 1
+    close_value: Literal[0, 1] = 1
+
+
+class RobotSpec(_Strict):
+    name: str
+    vendor: str
+    model: str
+    reach_mm: float = Field(gt=0)
+    rated_payload_kg: float = Field(gt=0)
+    #: Horizontal radius around the base axis that a target may not enter below
+    #: `base_keepout_height_mm` (the base itself, and the wrist singularity above it).
+    base_keepout_radius_mm: float = Field(ge=0)
+    base_keepout_height_mm: float = Field(ge=0)
+    orientation_convention: Literal["rpy", "zyz"] = "rpy"
+    joints: list[Joint]
+    kinematics: Kinematics | None = None
+    limits: Limits = Field(default_factory=Limits)
+    gripper: Gripper = Field(default_factory=Gripper)
+    sources: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _six_joints(self) -> "RobotSpec":
+        if len(self.joints) != 6:
+            raise ValueError("joints needs exactly 6 entries")
+        return self
+
+    def flange_position(self, joints_deg: Sequence[float]) -> tuple[float, float, float] | None:
+        """Flange position (mm) of a joint target, or None when the spec has no kinematics."""
+        if self.kinematics is None:
+            return None
+        x, y, z = _fk(self.kinematics, tuple(float(j) for j in joints_deg))
+        return (x, y, z)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fk(kin: Kinematics, joints: tuple[float, ...]) -> tuple[float, float, float]:
+    p = dh_forward(kin.dh, joints)
+    return (float(p[0]), float(p[1]), float(p[2]))
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+def load_robot(name_or_path: str = DEFAULT_ROBOT) -> RobotSpec:
+    """Load a shipped robot by name or a spec file by path; ConfigError names the bad field."""
+    path = resolve("robots", name_or_path)
+    return _load(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: str, _mtime: int) -> RobotSpec:
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"invalid robot spec {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"invalid robot spec {path}: expected a mapping at the top level")
+    try:
+        return RobotSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"invalid robot spec {path}: {_describe(exc)}") from None
+
+
+def horizontal_distance(x: float, y: float) -> float:
+    return math.hypot(x, y)
