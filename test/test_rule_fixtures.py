@@ -29,10 +29,15 @@ def _cases():
             yield pytest.param(data, case, id=f"{data['rule']}::{case['name']}")
 
 
+def _config(value: str | None) -> str | None:
+    """A shipped robot/cell name as it is; a path (`test/fixtures/...`) from the repository root."""
+    return str(FIXTURE_DIR.parents[2] / value) if value and "/" in value else value
+
+
 def _verifier(data: dict, case: dict) -> Verifier:
-    cell = case.get("cell", data.get("cell"))
+    cell = _config(case.get("cell", data.get("cell")))
     graph = EmbeddedGraph.from_file(cell) if cell else None
-    return Verifier(case.get("robot", data.get("robot", "ur10e")), graph=graph,
+    return Verifier(_config(case.get("robot", data.get("robot", "ur10e"))), graph=graph,
                     profile=case.get("profile", "default"), level=case.get("level", "FULL" if case.get("instruction") else "STANDARD"))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import types
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 
 class Severity(str, enum.Enum):
@@ -57,9 +57,13 @@ _STAGE_OF = {
 STAGE_ORDER = ("SYNTAX", "SAFETY", "CONSISTENCY", "GRAPH", "SEMANTIC")
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A 1-based, end-inclusive region of the TDL source (or of a JSON/YAML plan)."""
+class Span(NamedTuple):
+    """A 1-based region of the TDL source (or of a JSON/YAML plan).
+
+    `end_column` is exclusive (one past the last character), as in lark and SARIF.
+    A named tuple: spans are created for every node of every plan, and tuples
+    are the cheapest immutable value Python has.
+    """
 
     line: int
     column: int
@@ -134,3 +138,22 @@ class Finding:
         if self.confidence is not None:
             out["confidence"] = self.confidence
         return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Finding":
+        """The inverse of `to_dict` (for reports received as JSON, e.g. from the ROS service)."""
+        span = None
+        if data.get("line") is not None:
+            line, column = int(data["line"]), int(data.get("column") or 1)
+            span = Span(line, column, int(data.get("end_line") or line), int(data.get("end_column") or column))
+        return cls(
+            rule_id=data["rule_id"],
+            severity=Severity(data["severity"]),
+            category=Category(data["category"]),
+            message=data["message"],
+            span=span,
+            step=data.get("step"),
+            evidence=data.get("evidence") or {},
+            suggestion=data.get("suggestion"),
+            confidence=data.get("confidence"),
+        )

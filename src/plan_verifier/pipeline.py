@@ -100,7 +100,12 @@ class Verifier:
             if limit is not None:
                 input_problems, text = [limit], None
         t_parse = time.perf_counter()
-        parsed = self._lower(text, fmt, input_problems, cell)
+        crashes: list[tuple[Rule | None, BaseException]] = []
+        try:
+            parsed = self._lower(text, fmt, input_problems, cell)
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not escape; the plan is rejected
+            crashes.append((None, exc))
+            parsed = Plan(format=fmt, source=text or "", parsed=False)
         timings["parse"] = _ms(time.perf_counter() - t_parse)
 
         start = self._start_state(cell, start_position, start_tool)
@@ -110,7 +115,6 @@ class Verifier:
         elif cell is None and fmt == "json":
             merged_options["graph_error"] = GraphUnavailable("no knowledge graph given: a JSON plan can only be checked against a cell graph")
         ctx = RuleContext(parsed, self.robot, self.profile, level, cell, start, instruction, merged_options)
-        crashes: list[tuple[Rule, BaseException]] = []
 
         for category in _STAGE_ORDER:
             if category not in _LEVEL_STAGES[level]:

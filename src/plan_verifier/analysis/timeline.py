@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from plan_verifier.ir import CARTESIAN, JOINT, Plan, Step
+from plan_verifier import catalogue
+from plan_verifier.analysis.points import flange_xyz
+from plan_verifier.ir import Plan, Step
 from plan_verifier.robots.spec import RobotSpec
 
 #: Height changes below this are noise, not a descent or lift (mm).
@@ -94,15 +96,44 @@ def is_lift(before: Move | None, after: Move | None) -> bool:
     return after.xyz[2] - before.xyz[2] > Z_EPSILON_MM
 
 
-def move_position(step: Step, robot: RobotSpec) -> tuple[float, float, float] | None:
-    pose = step.target
-    if pose is None:
+def descent_before(action: GripperAction) -> bool | None:
+    """Did the robot come down onto the spot where `action` happens?
+
+    False when the program has fewer than two moves before it (no descent is
+    written down), None when a position involved cannot be evaluated.
+    """
+    if len(action.moves_before) < 2:
+        return False
+    before, at = action.moves_before
+    if before.xyz is None or at.xyz is None:
         return None
-    if pose.kind == CARTESIAN:
-        return pose.xyz()
-    if pose.kind == JOINT:
-        return robot.flange_position(pose.values)
-    return None
+    return is_descent(before, at)
+
+
+def lift_after(action: GripperAction) -> bool | None:
+    """Does the first move after `action` go up? False when no move follows; None when unknown."""
+    if action.move_after is None:
+        return False
+    at = action.position
+    if at is None or at.xyz is None or action.move_after.xyz is None:
+        return None
+    return is_lift(at, action.move_after)
+
+
+def move_position(step: Step, robot: RobotSpec) -> tuple[float, float, float] | None:
+    return flange_xyz(step.target, robot) if step.target is not None else None
+
+
+def is_move(step: Step) -> bool:
+    """A TDL command that moves the robot, whether or not its target can be evaluated.
+
+    A move to a position only known at run time still moves the robot: leaving it
+    out would make the moves around a gripper action look like the wrong ones.
+    """
+    if step.action != "command":
+        return False
+    spec = catalogue.lookup(step.command)
+    return spec is not None and spec.motion is not None
 
 
 def gripper_port(plan: Plan, robot: RobotSpec) -> tuple[int | None, bool]:
@@ -129,7 +160,7 @@ def build_timeline(plan: Plan, robot: RobotSpec) -> Timeline:
     moves: list[Move] = []
     raw_actions: list[tuple[Step, bool, int]] = []  # (step, closes, index into moves)
     for step in plan.steps:
-        if step.target is not None and step.action == "command":
+        if is_move(step):
             moves.append(Move(step, move_position(step, robot)))
         elif step.command == "SetDigitalOutput" and port is not None and step.number("port") == port:
             value = step.params.get("value")

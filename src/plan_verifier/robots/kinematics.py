@@ -1,15 +1,19 @@
 """Forward kinematics and orientation helpers (numpy).
 
-PosJ targets carry joint angles, not coordinates: reach and Z for them come
-from forward kinematics with the robot's published Denavit-Hartenberg
-parameters (standard DH: a, d, alpha per joint, as Universal Robots publish
-them). Orientation triples (rx, ry, rz) are interpreted with the convention
-named in the robot spec: `rpy` (fixed X-Y-Z, i.e. R = Rz·Ry·Rx) or `zyz`
-(Doosan's A-B-C Euler angles, R = Rz(A)·Ry(B)·Rz(C)).
+PosJ targets carry joint angles, not coordinates: where their flange goes
+(for the floor and base keep-out checks and the motion timeline) comes from
+forward kinematics. Two forms are supported because vendors publish two:
+standard Denavit-Hartenberg rows (a, d, alpha per joint, as Universal Robots
+publish them) and a chain of joint origins (xyz, rpy and rotation axis per
+joint, as in a URDF, which is all Doosan publishes). Orientation triples
+(rx, ry, rz) are interpreted with the convention named in the robot spec:
+`rpy` (fixed X-Y-Z, i.e. R = Rz·Ry·Rx) or `zyz` (Doosan's A-B-C Euler angles,
+R = Rz(A)·Ry(B)·Rz(C)).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -69,3 +73,41 @@ def dh_forward(dh: Sequence[Sequence[float]], joints_deg: Sequence[float]) -> np
             ]
         )
     return t[:3, 3].copy()
+
+
+def _axis_turn(axis: Sequence[float], angle: float) -> np.ndarray:
+    """Homogeneous rotation by `angle` (rad) about a unit `axis` (Rodrigues' formula)."""
+    x, y, z = axis
+    c, s = math.cos(angle), math.sin(angle)
+    v = 1.0 - c
+    return np.array(
+        [
+            [c + x * x * v, x * y * v - z * s, x * z * v + y * s, 0.0],
+            [y * x * v + z * s, c + y * y * v, y * z * v - x * s, 0.0],
+            [z * x * v - y * s, z * y * v + x * s, c + z * z * v, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
+
+
+def chain_forward(chain: Sequence[tuple[Sequence[float], Sequence[float], Sequence[float]]], joints_deg: Sequence[float]) -> np.ndarray:
+    """Flange position (mm) for URDF-style joint origins.
+
+    Each row is (xyz_mm, rpy_deg, unit axis): the joint frame sits at `xyz`
+    rotated by fixed-axis roll-pitch-yaw in its parent's frame, and the joint
+    turns about `axis` in that frame. The last joint's frame is the flange.
+    """
+    t = np.eye(4)
+    for (xyz, rpy, axis), q in zip(chain, joints_deg):
+        t = t @ _origin(tuple(xyz), tuple(rpy)) @ _axis_turn(axis, math.radians(q))
+    return t[:3, 3].copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _origin(xyz: tuple[float, ...], rpy: tuple[float, ...]) -> np.ndarray:
+    """The fixed part of a chain joint (the same for every target): computed once."""
+    origin = np.eye(4)
+    origin[:3, :3] = rotation(rpy[0], rpy[1], rpy[2], "rpy")
+    origin[:3, 3] = xyz
+    origin.flags.writeable = False
+    return origin

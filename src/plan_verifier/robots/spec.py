@@ -10,19 +10,19 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Annotated, Literal, Sequence
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from plan_verifier.resources import ConfigError, resolve
-from plan_verifier.robots.kinematics import dh_forward
+from plan_verifier.robots.kinematics import chain_forward, dh_forward
 
 DEFAULT_ROBOT = "ur10e"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Range(_Strict):
@@ -77,28 +77,56 @@ class Limits(_Strict):
 
 
 class Joint(_Strict):
+    """A joint's working range; `.inf` bounds a joint that turns without limit (UR3e wrist 3)."""
+
     name: str
-    min_deg: float
-    max_deg: float
-    max_speed_deg_s: float | None = None
+    min_deg: float = Field(allow_inf_nan=True)
+    max_deg: float = Field(allow_inf_nan=True)
+    max_speed_deg_s: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
     def _ordered(self) -> "Joint":
+        if math.isnan(self.min_deg) or math.isnan(self.max_deg):
+            raise ValueError("min_deg and max_deg must be numbers")
         if self.min_deg >= self.max_deg:
             raise ValueError("min_deg must be below max_deg")
         return self
 
 
-class Kinematics(_Strict):
-    """Standard DH rows: [a_mm, d_mm, alpha_deg, theta_offset_deg], one per joint."""
+class JointOrigin(_Strict):
+    """One joint of a URDF-style chain: its frame in the parent frame, and its axis."""
 
-    dh: tuple[tuple[float, float, float, float], ...]
+    xyz_mm: tuple[float, float, float]
+    rpy_deg: tuple[float, float, float]
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+
+    @model_validator(mode="after")
+    def _unit_axis(self) -> "JointOrigin":
+        if abs(math.hypot(*self.axis) - 1.0) > 1e-6:
+            raise ValueError("axis must be a unit vector")
+        return self
+
+
+_SixDh = Annotated[tuple[tuple[float, float, float, float], ...], Field(min_length=6, max_length=6)]
+_SixOrigins = Annotated[tuple[JointOrigin, ...], Field(min_length=6, max_length=6)]
+
+
+class Kinematics(_Strict):
+    """Forward kinematics in one of two forms; exactly one is given.
+
+    `dh`: standard Denavit-Hartenberg rows [a_mm, d_mm, alpha_deg,
+    theta_offset_deg], one per joint. `chain`: URDF-style joint origins, one
+    per joint, the last joint frame being the flange.
+    """
+
+    dh: _SixDh | None = None
+    chain: _SixOrigins | None = None
     source: str
 
     @model_validator(mode="after")
-    def _six(self) -> "Kinematics":
-        if len(self.dh) != 6:
-            raise ValueError("dh needs exactly 6 rows")
+    def _one_form(self) -> "Kinematics":
+        if (self.dh is None) == (self.chain is None):
+            raise ValueError("give exactly one of dh or chain")
         return self
 
 
@@ -120,29 +148,28 @@ class RobotSpec(_Strict):
     base_keepout_radius_mm: float = Field(ge=0)
     base_keepout_height_mm: float = Field(ge=0)
     orientation_convention: Literal["rpy", "zyz"] = "rpy"
-    joints: list[Joint]
+    joints: list[Joint] = Field(min_length=6, max_length=6)
     kinematics: Kinematics | None = None
     limits: Limits = Field(default_factory=Limits)
     gripper: Gripper = Field(default_factory=Gripper)
     sources: list[str] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _six_joints(self) -> "RobotSpec":
-        if len(self.joints) != 6:
-            raise ValueError("joints needs exactly 6 entries")
-        return self
-
     def flange_position(self, joints_deg: Sequence[float]) -> tuple[float, float, float] | None:
-        """Flange position (mm) of a joint target, or None when the spec has no kinematics."""
-        if self.kinematics is None:
+        """Flange position (mm) of a joint target, or None when the spec has no kinematics
+        (or an angle is not a finite number, which no robot can be commanded to)."""
+        joints = tuple(float(j) for j in joints_deg)
+        if self.kinematics is None or len(joints) != 6 or not all(math.isfinite(j) for j in joints):
             return None
-        x, y, z = _fk(self.kinematics, tuple(float(j) for j in joints_deg))
+        x, y, z = _fk(self.kinematics, joints)
         return (x, y, z)
 
 
 @functools.lru_cache(maxsize=4096)
 def _fk(kin: Kinematics, joints: tuple[float, ...]) -> tuple[float, float, float]:
-    p = dh_forward(kin.dh, joints)
+    if kin.chain is not None:
+        p = chain_forward([(o.xyz_mm, o.rpy_deg, o.axis) for o in kin.chain], joints)
+    else:
+        p = dh_forward(kin.dh, joints)
     return (float(p[0]), float(p[1]), float(p[2]))
 
 

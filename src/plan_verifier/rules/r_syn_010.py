@@ -7,7 +7,7 @@ from plan_verifier.rules.base import Rule
 
 @register
 class RSyn010(Rule):
-    """The plan is within the size limits (1 MiB, 100,000 commands).
+    """The plan is within the size limits (1 MiB, 100,000 commands, brackets 64 deep).
 
     Larger inputs are rejected before parsing, so a runaway generator cannot
     stall the verifier; the plan is not processed at all.

@@ -34,12 +34,13 @@ class RSys001(Rule):
 
     def check(self, ctx):
         for rule, exc in (ctx.options or {}).get("crashes", ()):
+            where = rule.id if rule is not None else "the plan reader"
             yield Finding(
                 rule_id=self.id,
                 severity=Severity.CRITICAL,
-                category=rule.category,
-                message=f"Internal error in {rule.id}: {format_exception(exc)} (plan rejected, fail closed)",
-                evidence={"rule": rule.id, "reason_code": "tool_failure"},
+                category=rule.category if rule is not None else Category.SYNTAX,
+                message=f"Internal error in {where}: {format_exception(exc)} (plan rejected, fail closed)",
+                evidence={"rule": rule.id if rule is not None else "reader", "reason_code": "tool_failure"},
                 indeterminate=True,
             )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 from plan_verifier import catalogue as cat
@@ -214,6 +214,7 @@ class _Lowerer:
         for node in defines:
             self.read_define(node)
         self.execute(goals)
+        self.link_later_assigns()
         plan_goals = tuple(
             Goal(g.name, self.span(g.node), self.span(g.node.children[1]), g.order, g.first_step, g.last_step, g.called_by)
             for g in goals
@@ -304,6 +305,21 @@ class _Lowerer:
             seen_roots.add(id(g))
             self.run_goal(g, by_name, (g.name,))
 
+    def link_later_assigns(self) -> None:
+        """Point each use of a name that is not bound yet at the Assign that binds it later.
+
+        Only known once every GOAL has run; it tells "used before it is
+        assigned" (move the Assign up) from "never defined" (a typo) for R-CON-001.
+        """
+        first_assign: dict[str, Definition] = {}
+        for d in self.definitions:
+            if d.kind == "assign":
+                first_assign.setdefault(d.name, d)
+        self.references = [
+            replace(r, defined_later=first_assign[r.name]) if r.definition is None and r.name in first_assign else r
+            for r in self.references
+        ]
+
     def run_goal(self, goal: _GoalDecl, by_name: dict[str, _GoalDecl], stack: tuple[str, ...]) -> None:
         if goal.order is None:
             goal.order = self._order
@@ -344,7 +360,7 @@ class _Lowerer:
             ptype = spec.param(pname).type if spec else "any"
             if ptype in ("pose", "pose_list", "number") or (call.name == "Assign" and pname == "source"):
                 self.reference(value, index, pname)
-            resolved = self.evaluate(value)
+            resolved = value.name if ptype == "symbol" and isinstance(value, Ref) else self.evaluate(value)
             params[pname] = resolved
             if ptype == "pose" and isinstance(resolved, Pose):
                 poses.append((pname, resolved))
@@ -643,15 +659,15 @@ def _join(a: Span | None, b: Span | None) -> Span | None:
 
 
 def _slice(text: str, smap: SourceMap, span: Span | None) -> str:
+    """The source text under a span."""
     if span is None:
         return "?"
-    lines = text.splitlines(keepends=True)
     if span.line == span.end_line:
         return smap.line_text(span.line)[span.column - 1 : span.end_column - 1]
-    first = smap.line_text(span.line)[span.column - 1 :]
-    last = smap.line_text(span.end_line)[: span.end_column - 1]
-    middle = "".join(lines[span.line : span.end_line - 1]) if len(lines) >= span.end_line else ""
-    return first + "\n" + middle + last
+    parts = [smap.line_text(span.line)[span.column - 1 :]]
+    parts.extend(smap.line_text(n) for n in range(span.line + 1, span.end_line))
+    parts.append(smap.line_text(span.end_line)[: span.end_column - 1])
+    return "\n".join(parts)
 
 
 def _unquote(token: str) -> str:

@@ -32,6 +32,9 @@ from plan_verifier.ir import Diagnostic
 
 #: Diagnostics stop being collected after this many (the plan is rejected anyway).
 MAX_DIAGNOSTICS = 100
+#: Brackets nested deeper than this are rejected before parsing (no real program comes close;
+#: it keeps every later tree walk far from Python's recursion limit).
+MAX_NESTING = 64
 
 _BOUNDARY = frozenset({"SEMICOLON", "LBRACE", "RBRACE", "HEADER_BLOCK"})
 _ITEM_START = frozenset({"GOAL", "DEFINE", "COMMAND", "HEADER_BLOCK"})
@@ -83,9 +86,13 @@ class SourceMap:
         return line, offset - self._starts[line - 1] + 1
 
     def span(self, start: int, end: int) -> Span:
-        line, column = self.position(start)
-        end_line, end_column = self.position(max(end, start))
-        return Span(line, column, end_line, end_column)
+        starts = self._starts
+        line = bisect.bisect_right(starts, start)
+        line_start = starts[line - 1]
+        if end <= start or line == len(starts) or end < starts[line]:
+            return Span(line, start - line_start + 1, line, max(end, start) - line_start + 1)
+        end_line, end_column = self.position(end)
+        return Span(line, start - line_start + 1, end_line, end_column)
 
     def line_text(self, line: int) -> str:
         if line < 1 or line > len(self._starts):
@@ -248,8 +255,24 @@ def parse(text: str) -> ParseResult:
     smap = SourceMap(text)
     diagnostics: list[Diagnostic] = []
     tokens = scan(text, smap, diagnostics)
+    too_deep = _too_deep(tokens, smap)
+    if too_deep is not None:
+        return ParseResult(None, tokens, [*diagnostics, too_deep], smap)
     tree = _Recovery(tokens, smap, diagnostics).run()
     return ParseResult(tree, tokens, diagnostics, smap)
+
+
+def _too_deep(tokens: list[Token], smap: SourceMap) -> Diagnostic | None:
+    depth = 0
+    for tok in tokens:
+        if tok.type in ("LPAR", "LSQB", "LBRACE"):
+            depth += 1
+            if depth > MAX_NESTING:
+                return Diagnostic("R-SYN-010", f"Brackets are nested more than {MAX_NESTING} levels deep", smap.span(tok.start, tok.end),
+                                  evidence={"limit": MAX_NESTING}, suggestion="Flatten the expression")
+        elif tok.type in ("RPAR", "RSQB", "RBRACE"):
+            depth = max(depth - 1, 0)
+    return None
 
 
 class _Recovery:

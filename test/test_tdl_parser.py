@@ -1,0 +1,150 @@
+"""The TDL parser: every dialect in the corpus, positions, and error recovery."""
+
+from __future__ import annotations
+
+import lark
+import pytest
+
+from conftest import CORPUS
+from plan_verifier.tdl.lower import lower_tdl
+from plan_verifier.tdl.parser import compiled_grammar, parse
+
+
+def test_modern_lark_is_installed() -> None:
+    # ros-rosidl-parser pulls lark-parser 0.12 into the same folder; bootstrap.sh reinstalls lark last.
+    assert lark.__version__.startswith("1.")
+
+
+def test_grammar_is_compiled_once() -> None:
+    assert compiled_grammar() is compiled_grammar()
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.t*")), ids=lambda p: p.name[:40])
+def test_corpus_parses_without_diagnostics(path) -> None:
+    result = parse(path.read_text(encoding="utf-8"))
+    assert result.tree is not None
+    assert result.diagnostics == []
+
+
+def test_corpus_is_crlf() -> None:
+    # The corpus keeps the generators' CRLF line endings; the parser must accept them.
+    assert all(b"\r\n" in p.read_bytes() for p in CORPUS.glob("*.t*"))
+
+
+def test_dialects_lower_to_the_same_steps() -> None:
+    named = lower_tdl(
+        "GOAL Execute_Process() {\n"
+        "    SPAWN MoveLinear(target_pose=PosX(400, 0, 200, 0, 180, 0), velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;\n"
+        "}\n"
+    )
+    positional = lower_tdl(
+        "GOAL Execute_Process()\r\n{\r\n"
+        "    SPAWN Assign(p, PosX(400, 0, 200, 0, 180, 0)) WITH WAIT;\r\n"
+        "    MoveLinear(p, 50, 50, 0, 0.0, None);\r\n"
+        "}"
+    )
+    a, b = named.steps[0], positional.steps[1]
+    assert a.command == b.command == "MoveLinear"
+    assert a.target.values == b.target.values == (400.0, 0.0, 200.0, 0.0, 180.0, 0.0)
+    assert a.number("velocity") == b.number("velocity") == 50.0
+    assert b.target.name == "p" and b.target.origin == "assign"
+    assert a.spawn == "WAIT" and b.spawn is None
+
+
+def test_positions_are_one_based_and_end_exclusive() -> None:
+    plan = lower_tdl("GOAL A() {\n  SPAWN Delay(0.5) WITH WAIT;\n}\n")
+    span = plan.steps[0].span
+    assert (span.line, span.column, span.end_line, span.end_column) == (2, 3, 2, 30)
+
+
+def test_header_comments_and_unicode() -> None:
+    plan = lower_tdl(
+        "# Generated TDL v1\n// 로봇 A\nHEADER\n  TASK_NAME: \"박스 옮기기\"\n  PAYLOAD_KG: 15.0\n  NOTE: free text, no quotes\nEND_HEADER\n"
+        "GOAL Execute_Process() { SPAWN PrintLog(\"시작\") WITH WAIT; // 끝\n}\n"
+    )
+    assert plan.diagnostics == ()
+    assert plan.header_value("payload_kg").value == 15.0
+    assert plan.header_value("NOTE").value == "free text, no quotes"
+    assert plan.name == "박스 옮기기"
+    assert plan.steps[0].params["message"] == "시작"
+
+
+def test_main_goal_runs_called_goals_in_call_order() -> None:
+    plan = lower_tdl(
+        "GOAL Main_Process() { SPAWN Finalize_Process() WITH WAIT; SPAWN Initialize_Process() WITH WAIT; }\n"
+        "GOAL Initialize_Process() { SPAWN Delay(1) WITH WAIT; }\n"
+        "GOAL Finalize_Process() { SPAWN End() WITH WAIT; }\n"
+    )
+    assert [s.command for s in plan.steps] == ["End", "Delay"]
+    assert [s.goal for s in plan.steps] == ["Finalize_Process", "Initialize_Process"]
+    order = {g.name: g.order for g in plan.goals}
+    assert order["Main_Process"] < order["Finalize_Process"] < order["Initialize_Process"]
+
+
+def test_assign_is_in_effect_from_its_step_on() -> None:
+    plan = lower_tdl(
+        "GOAL A() {\n  MoveLinear(p, 50, 50, 0, 0);\n  Assign(p, PosX(400, 0, 200, 0, 180, 0));\n  MoveLinear(p, 50, 50, 0, 0);\n}\n"
+    )
+    first, second = (r for r in plan.references if r.name == "p")
+    assert first.definition is None
+    assert second.definition is not None and second.definition.step == 2
+
+
+def test_pose_expression_keeps_both_frame_readings() -> None:
+    plan = lower_tdl(
+        "GOAL A() {\n  Assign(pick, PosX(-101, 199, 645, 0, 180, 0));\n"
+        "  Assign(approach, pick * Trans(0, 0, 100, 0, 0, 0));\n  MoveLinear(approach, 50, 50, 0, 0);\n}\n"
+    )
+    target = plan.steps[2].target
+    assert target.values[2] == pytest.approx(745.0)
+    assert [round(r[2], 6) for r in target.readings] == [745.0, 545.0]
+    assert "frame" in target.note
+
+
+def test_graph_positions_count_as_defined_and_carry_their_pose() -> None:
+    plan = lower_tdl("GOAL A() { MoveLinear(Pos_1, 50, 50, 0, 0); }", positions={"Pos_1": (500, -200, 150, 180, 0, 90)})
+    ref = plan.references[0]
+    assert ref.graph_position and ref.definition is None
+    assert plan.steps[0].target.values[:3] == (500.0, -200.0, 150.0)
+    assert plan.pose_sites[0].context == "graph position Pos_1"
+
+
+# ---------------------------------------------------------------- error recovery
+
+
+def rules_and_lines(text: str) -> list[tuple[str, int]]:
+    return [(d.rule_id, d.span.line) for d in parse(text).diagnostics]
+
+
+def test_every_missing_semicolon_is_reported() -> None:
+    text = "GOAL A() {\n" + "".join(f"  SPAWN Delay({i}) WITH WAIT\n" for i in range(5)) + "}\n"
+    assert rules_and_lines(text) == [("R-SYN-005", line) for line in range(2, 7)]
+
+
+def test_errors_in_different_goals_are_all_reported() -> None:
+    text = (
+        "GOAL A() {\n  SPAWN Delay(1) WAIT;\n}\n"
+        "GOAL B() {\n  SPAWN Delay(1,, 2) WITH WAIT;\n  SPAWN Delay(2) WITH WAIT;\n}\n"
+        "DEFINE X = PosX(1, 2, 3, 4, 5, 6)\n"
+        "GOAL C() {\n  SPAWN Delay(1) WITH WAIT;\n"
+    )
+    assert rules_and_lines(text) == [("R-SYN-005", 2), ("R-SYN-005", 5), ("R-SYN-002", 8), ("R-SYN-001", 9)]
+
+
+def test_recovery_keeps_the_good_statements() -> None:
+    plan = lower_tdl("GOAL A() {\n  SPAWN Delay(1) WITH WAIT\n  SPAWN Delay(2,, 3) WITH WAIT;\n  SPAWN Delay(3) WITH WAIT;\n}\n")
+    assert [s.params["duration_sec"] for s in plan.steps] == [1.0, 3.0]
+
+
+def test_missing_semicolon_at_end_of_input() -> None:
+    assert rules_and_lines("DEFINE A = PosX(1, 2, 3, 4, 5, 6)") == [("R-SYN-002", 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["}", "{", ")", "(((", "GOAL", "GOAL A(", "SPAWN", "DEFINE", "DEFINE X =", "GOAL A() { SPAWN", "; ; ;", "HEADER",
+     "GOAL A() { X(1 2 3); }", "GOAL A() { [1, 2 }", "GOAL A() {} }}}{{{", "COMMAND X(a) { y.z(; }", "\"", "'abc"],
+)
+def test_fragments_never_raise_and_always_report(text: str) -> None:
+    result = parse(text)
+    assert result.diagnostics, text
