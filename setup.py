@@ -27,12 +27,14 @@ setup(
         share("config", "config/*.yaml"),
         share("config/robots", "config/robots/*.yaml"),
         share("config/cells", "config/cells/*.yaml"),
+        share("examples", "examples/*"),
     ],
     install_requires=["lark>=1.2", "pydantic>=2.6", "PyYAML>=6", "numpy>=1.26", "neo4j>=5.20", "matplotlib>=3.8", "rosbags>=0.10"],
     zip_safe=False,
     entry_points={
         "console_scripts": [
             "plan-verify = plan_verifier.cli.main:main",
+            "verifier_node = plan_verifier.ros.node:main",
         ],
     },
 )

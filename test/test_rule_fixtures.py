@@ -1,13 +1,17 @@
 """The one parametrised runner for every rule's YAML fixture (test/fixtures/rules/R-*.yaml).
 
 Each fixture lists cases with a plan and the exact findings of that rule the
-plan must produce (`expect: []` for passing cases). For rules after the syntax
+plan must produce (`expect: []` for passing cases). A case with `llm_answers`
+runs the llm semantic grader against a local chat-completions server that
+gives those answers in turn (test/chat_server.py); a case with `graph_uri`
+is checked against the Neo4j backend at that URI. For rules after the syntax
 stage, a case must also be free of syntax errors, so a "passing" case really
 exercised the rule instead of being skipped.
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,10 @@ import yaml
 from plan_verifier import rules as registry
 from plan_verifier.findings import Category, Severity
 from plan_verifier.graph.embedded import EmbeddedGraph
+from plan_verifier.graph.open import open_graph
 from plan_verifier.pipeline import Verifier
+
+from chat_server import ChatServer
 
 FIXTURE_DIR = Path(__file__).parent / "fixtures" / "rules"
 _FIELDS = ("severity", "line", "column", "end_line", "end_column", "step")
@@ -36,7 +43,7 @@ def _config(value: str | None) -> str | None:
 
 def _verifier(data: dict, case: dict) -> Verifier:
     cell = _config(case.get("cell", data.get("cell")))
-    graph = EmbeddedGraph.from_file(cell) if cell else None
+    graph = EmbeddedGraph.from_file(cell) if cell else open_graph(uri=case.get("graph_uri"), timeout_s=2)
     return Verifier(_config(case.get("robot", data.get("robot", "ur10e"))), graph=graph,
                     profile=case.get("profile", "default"), level=case.get("level", "FULL" if case.get("instruction") else "STANDARD"))
 
@@ -53,14 +60,19 @@ def _plan_text(case: dict) -> str:
 def test_rule_case(data: dict, case: dict) -> None:
     rule_id = data["rule"]
     rule = registry.get(rule_id)
-    report = _verifier(data, case).verify(
-        _plan_text(case),
-        plan_format=case.get("plan_format", "auto"),
-        instruction=case.get("instruction"),
-        start_position=case.get("start_position"),
-        start_tool=case.get("start_tool"),
-        options=case.get("options"),
-    )
+    with contextlib.ExitStack() as stack:
+        options = case.get("options")
+        if "llm_answers" in case:  # the llm grader, answered by a local chat-completions server
+            server = stack.enter_context(ChatServer(case["llm_answers"]))
+            options = {"semantic_grader": "llm", "llm_url": server.url, **(options or {})}
+        report = _verifier(data, case).verify(
+            _plan_text(case),
+            plan_format=case.get("plan_format", "auto"),
+            instruction=case.get("instruction"),
+            start_position=case.get("start_position"),
+            start_tool=case.get("start_tool"),
+            options=options,
+        )
     if rule.category is not Category.SYNTAX:
         syntax = [f"{f.rule_id}: {f.message}" for f in report.findings if f.category is Category.SYNTAX and f.severity is Severity.CRITICAL]
         assert not syntax, f"case must parse so that {rule_id} runs: {syntax}"

@@ -2,7 +2,8 @@
 
 One `RuleContext` per verification: the plan, the robot, the cell snapshot, the
 start state and options, plus analyses computed lazily and at most once (the
-motion timeline, the graph state simulation). Rules never mutate it.
+motion timeline, the graph state simulation, the semantic assessment). Rules
+never mutate it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from plan_verifier.robots.spec import RobotSpec
 
 if TYPE_CHECKING:
     from plan_verifier.graph.simulate import Simulation
+    from plan_verifier.semantic.assessment import Assessment
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,13 @@ class RuleContext:
 
         assert self.cell is not None, "graph rules run only with a cell"
         return simulate(self.plan, self.cell, self.start)
+
+    @cached_property
+    def semantic(self) -> "Assessment":
+        """The semantic stage's assessment against `instruction` (the grader runs once)."""
+        from plan_verifier.semantic import assess
+
+        return assess(self)
 
     @property
     def strict(self) -> bool:

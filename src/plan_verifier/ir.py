@@ -206,9 +206,10 @@ class Step:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "args", types.MappingProxyType(dict(self.args)))
-        object.__setattr__(self, "params", types.MappingProxyType(dict(self.params)))
-        object.__setattr__(self, "fields", types.MappingProxyType(dict(self.fields)))
+        for name in ("args", "params", "fields"):
+            value = getattr(self, name)
+            if type(value) is not types.MappingProxyType:
+                object.__setattr__(self, name, types.MappingProxyType(dict(value)))
 
     def number(self, param: str) -> float | None:
         """The parameter as a finite number, or None when absent or not numeric."""

@@ -108,7 +108,7 @@ class Verifier:
             parsed = Plan(format=fmt, source=text or "", parsed=False)
         timings["parse"] = _ms(time.perf_counter() - t_parse)
 
-        start = self._start_state(cell, start_position, start_tool)
+        start = self.start_state(cell, start_position, start_tool)
         merged_options = {**self.options, **(options or {})}
         if graph_error is not None:
             merged_options["graph_error"] = graph_error
@@ -154,6 +154,7 @@ class Verifier:
             timings_ms=timings,
             path=path,
             plan=parsed,
+            cell=cell,
         )
 
     # ------------------------------------------------------------------ steps
@@ -170,14 +171,15 @@ class Verifier:
     def _lower(self, text: str | None, fmt: str, problems: list[Diagnostic], cell: Cell | None) -> Plan:
         if text is None:
             return Plan(format=fmt, source="", diagnostics=tuple(problems), parsed=False)
-        positions = {p.name: p.pose for p in cell.positions.values()} if cell else None
+        positions = cell.poses if cell else None
         if fmt == "json":
             return load_plan(text, positions)
         return lower_tdl(text, positions=positions, convention=self.robot.orientation_convention)
 
-    def _start_state(self, cell: Cell | None, position: str | None, tool: str | None) -> StartState:
+    def start_state(self, cell: Cell | None, position: str | None, tool: str | None) -> StartState:
+        """The simulated start: the request, else the cell's initial state, else Home with no tool."""
         if position or tool:
-            default = self._start_state(cell, None, None)
+            default = self.start_state(cell, None, None)
             return StartState(position or default.position, tool or default.tool, "request")
         if cell is not None and cell.initial_position:
             return StartState(cell.initial_position, cell.initial_tool, "cell")
@@ -193,7 +195,11 @@ class Verifier:
             return None
         if "simulation" not in ctx.__dict__ and not ctx.plan.steps:
             return None
-        return ctx.simulation.result.to_dict()
+        try:
+            return ctx.simulation.result.to_dict()
+        except Exception as exc:  # noqa: BLE001 - the view must not break the report; the rules already failed closed
+            return {"valid": False, "missing_positions": [], "illegal_edges": [], "unsupported_routines": [],
+                    "tool_conflicts": [], "feedback": f"graph simulation failed: {exc.__class__.__name__}: {exc}"}
 
 
 def _ms(seconds: float) -> float:

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from plan_verifier import __version__
 from plan_verifier.findings import STAGE_ORDER, Finding, Severity
+from plan_verifier.graph.model import Cell
 from plan_verifier.ir import Plan
 
 SCHEMA_VERSION = "1"
@@ -51,6 +52,8 @@ class Report:
     schema_version: str = SCHEMA_VERSION
     #: The plan that was checked (for approved-YAML emission); not part of the JSON.
     plan: Plan | None = field(default=None, compare=False, repr=False)
+    #: The graph snapshot it was checked against (its fingerprint goes into approved YAML); not part of the JSON.
+    cell: Cell | None = field(default=None, compare=False, repr=False)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -80,6 +83,29 @@ class Report:
         )
         return out
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, plan: Plan | None = None) -> "Report":
+        """The inverse of `to_dict`; `plan` (e.g. the source text) lets the text renderer show source lines."""
+        return cls(
+            plan_format=data["plan_format"],
+            level=data["level"],
+            verdict=data["verdict"],
+            outcome=data["outcome"],
+            approved=bool(data["approved"]),
+            score=float(data["score"]),
+            level_failed=data.get("level_failed"),
+            findings=tuple(Finding.from_dict(f) for f in data.get("findings", ())),
+            reason_codes=tuple(data.get("reason_codes", ())),
+            violated_constraints=tuple(data.get("violated_constraints", ())),
+            failure_cluster_id=data.get("failure_cluster_id", ""),
+            graph=data.get("graph"),
+            timings_ms=dict(data.get("timings_ms") or {}),
+            path=data.get("path"),
+            verifier_id=data.get("verifier_id", VERIFIER_ID),
+            schema_version=data.get("schema_version", SCHEMA_VERSION),
+            plan=plan,
+        )
+
 
 def cluster_id(reason_codes: Sequence[str], violated: Sequence[str]) -> str:
     """Seed 004 §5.2.1: the same failure always maps to the same key."""
@@ -99,6 +125,7 @@ def assemble(
     timings_ms: Mapping[str, float] | None = None,
     path: str | None = None,
     plan: Plan | None = None,
+    cell: Cell | None = None,
 ) -> Report:
     """Turn findings into a report. `reasons` maps rule id -> seed 004 reason code;
     `rules_run` are the rule classes that ran (for the score)."""
@@ -132,6 +159,7 @@ def assemble(
         timings_ms=dict(timings_ms or {}),
         path=path,
         plan=plan,
+        cell=cell,
     )
 
 

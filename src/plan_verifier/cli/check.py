@@ -6,8 +6,9 @@ import argparse
 import json
 import sys
 
-from plan_verifier.cli.common import InputError, add_graph_arguments, add_robot_arguments, read_plan
+from plan_verifier.cli.common import InputError, add_graph_arguments, add_robot_arguments, open_graph_from, read_plan
 from plan_verifier.cli.main import EXIT_APPROVED, EXIT_ERROR, EXIT_REJECTED
+from plan_verifier.cli.semantic_args import add_semantic_arguments, semantic_options
 
 
 def add_parser(sub) -> None:
@@ -18,25 +19,21 @@ def add_parser(sub) -> None:
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
     p.add_argument("--instruction", metavar="TEXT", help="the natural-language instruction (semantic checks, level FULL)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", dest="output_format")
+    p.add_argument("--emit-yaml", metavar="PATH", help="write the approved YAML (contract §6) to PATH, atomically; only for one plan, only if approved")
+    add_semantic_arguments(p)
     p.set_defaults(func=run)
-
-
-def open_graph(args: argparse.Namespace):
-    """The graph port the flags ask for, or None."""
-    if args.cell:
-        from plan_verifier.graph.embedded import EmbeddedGraph
-
-        return EmbeddedGraph.from_file(args.cell)
-    return None
 
 
 def run(args: argparse.Namespace) -> int:
     from plan_verifier.output import render
     from plan_verifier.pipeline import Verifier
 
-    graph = open_graph(args)
+    if args.emit_yaml and len(args.plans) != 1:
+        print("plan-verify: error: --emit-yaml needs exactly one plan", file=sys.stderr)
+        return EXIT_ERROR
+    graph = open_graph_from(args)
     try:
-        verifier = Verifier(args.robot, graph=graph, profile=args.profile, level=args.level)
+        verifier = Verifier(args.robot, graph=graph, profile=args.profile, level=args.level, options=semantic_options(args))
         reports = []
         status = EXIT_APPROVED
         for path in args.plans:
@@ -47,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                 status = EXIT_ERROR
                 continue
             if graph is None and _is_json_plan(plan.data, args.plan_format):
-                print(f"plan-verify: error: {plan.path}: a JSON plan needs a cell graph (--cell)", file=sys.stderr)
+                print(f"plan-verify: error: {plan.path}: a JSON plan needs a cell graph (--cell or --graph-uri)", file=sys.stderr)
                 status = EXIT_ERROR
                 continue
             report = verifier.verify(plan.data, plan_format=args.plan_format, instruction=args.instruction,
@@ -55,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
             reports.append(report)
             if not report.approved and status != EXIT_ERROR:
                 status = EXIT_REJECTED
+            if args.emit_yaml and not _emit_yaml(report, args.emit_yaml, verifier.robot.name):
+                status = EXIT_ERROR
         out = sys.stdout
         if args.output_format == "json":
             if len(reports) == 1 and len(args.plans) == 1:
@@ -78,3 +77,22 @@ def _is_json_plan(data: bytes, requested: str) -> bool:
 
     text, _ = decode(data)
     return text is not None and detect_format(text, requested) == "json"
+
+
+def _emit_yaml(report, path: str, robot: str) -> bool:
+    """Write the approved YAML; a rejected plan writes nothing. False when the file cannot be written."""
+    import uuid
+
+    from plan_verifier.actions import approved_yaml, write_atomic
+
+    if not report.approved:
+        print(f"plan-verify: {path} not written: the plan was rejected", file=sys.stderr)
+        return True
+    text, _ = approved_yaml(report, correlation_id=str(uuid.uuid4()), robot=robot,
+                            graph_fingerprint=report.cell.fingerprint if report.cell is not None else None)
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        print(f"plan-verify: error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True

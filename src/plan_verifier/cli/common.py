@@ -30,8 +30,27 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
 def add_graph_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--cell", metavar="NAME|PATH", help="cell graph file (embedded backend): a shipped name or a YAML file")
+    add_graph_server_arguments(parser, uri_group=group)
     parser.add_argument("--start-position", metavar="NAME", help="simulated start position (default: the cell's initial state, else Home)")
     parser.add_argument("--start-tool", metavar="NAME", help="simulated start tool (default: the cell's initial state, else none)")
+
+
+def add_graph_server_arguments(parser: argparse.ArgumentParser, *, uri_group=None, required: bool = False) -> None:
+    """--graph-uri/--graph-user/--graph-database/--graph-timeout (the password only from the environment)."""
+    (uri_group or parser).add_argument("--graph-uri", metavar="URI", required=required,
+                                       help="Neo4j/Bolt cell graph, e.g. bolt://host:7687 (password from $PLAN_VERIFIER_GRAPH_PASSWORD)")
+    parser.add_argument("--graph-user", metavar="USER", default="neo4j", help="user for --graph-uri (default neo4j)")
+    parser.add_argument("--graph-database", metavar="DB", help="database (graph) name for --graph-uri (default: the server's)")
+    parser.add_argument("--graph-timeout", metavar="SECONDS", type=float, default=5.0,
+                        help="a graph slower than this counts as unavailable (R-GRF-000; default 5)")
+
+
+def open_graph_from(args: argparse.Namespace, *, cell: str | None = None):
+    """The graph port the graph flags name (a positional CELL may stand in for --cell), or None."""
+    from plan_verifier.graph.open import open_graph
+
+    return open_graph(cell=cell or getattr(args, "cell", None), uri=args.graph_uri, user=args.graph_user,
+                      database=args.graph_database, timeout_s=args.graph_timeout)
 
 
 def read_plan(path: str) -> PlanInput:

@@ -14,6 +14,7 @@ import json
 import types
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
@@ -101,6 +102,24 @@ class Cell:
         """The tool whose stand is at this position, if any."""
         return self._stand_tool.get(position)  # type: ignore[attr-defined]
 
+    def support(self, routine: str, position: str) -> Support | None:
+        """The :SUPPORTED_AT edge of `routine` at `position` (its execution metadata), if any."""
+        found = self.routines.get(routine)
+        return found.supported_at.get(position) if found is not None else None
+
+    def supported_positions(self, routine: str) -> tuple[str, ...]:
+        found = self.routines.get(routine)
+        return tuple(sorted(found.supported_at)) if found is not None else ()
+
+    def routines_using_at(self, tool: str, position: str) -> tuple[str, ...]:
+        """Routines that need `tool` and are supported at `position` (seed 003's work-position check)."""
+        return tuple(sorted(r.name for r in self.routines.values() if r.required_tool == tool and self.support(r.name, position) is not None))
+
+    def stand_of(self, tool: str) -> str | None:
+        """The position of `tool`'s stand, if the tool is known."""
+        found = self.tools.get(tool)
+        return found.position if found is not None else None
+
     def shortest_path(self, src: str, dst: str) -> list[str] | None:
         """Breadth-first shortest legal path (fewest moves), deterministic by name order."""
         if src == dst:
@@ -121,8 +140,14 @@ class Cell:
                 queue.append(nxt)
         return None
 
-    @property
+    @cached_property
+    def poses(self) -> Mapping[str, tuple[float, ...] | None]:
+        """Position name -> pose (None without coordinates): the graph names a plan may move to, built once per snapshot."""
+        return types.MappingProxyType({p.name: p.pose for p in self.positions.values()})
+
+    @cached_property
     def fingerprint(self) -> str:
+        """sha256 of the canonical cell file; computed once per snapshot."""
         return _fingerprint(self)
 
     def to_file_dict(self) -> dict[str, Any]:

@@ -188,15 +188,19 @@ class _Lowerer:
         for child in node.children:
             if isinstance(child, Node) and child.name == "arg_list":
                 args = [self.arg(a) for a in child.children if isinstance(a, Node)]
-        return Call(name_tok.value, tuple(args), self.span(node), self.span(name_tok))
+        span = self.span(node)
+        # The name starts the call and never spans lines: derive its span instead of mapping it.
+        name_span = Span(span.line, span.column, span.line, span.column + len(name_tok.value))
+        return Call(name_tok.value, tuple(args), span, name_span)
 
     def arg(self, node: Node) -> Arg:
-        span = self.span(node)
         if node.name == "named_arg":
-            return Arg(node.children[0].value, self.value(node.children[2]), span)
+            return Arg(node.children[0].value, self.value(node.children[2]), self.span(node))
         if node.name == "elided_args":
+            span = self.span(node)
             return Arg(None, Elided(span), span)
-        return Arg(None, self.value(node.children[0]), span)
+        value = self.value(node.children[0])
+        return Arg(None, value, value.span)  # a positional argument is exactly its value
 
     # ------------------------------------------------------------------ run
     def run(self) -> Plan:

@@ -38,6 +38,7 @@ MAX_NESTING = 64
 
 _BOUNDARY = frozenset({"SEMICOLON", "LBRACE", "RBRACE", "HEADER_BLOCK"})
 _ITEM_START = frozenset({"GOAL", "DEFINE", "COMMAND", "HEADER_BLOCK"})
+_TRACKED = _BOUNDARY | {"LBRACE", "RBRACE"}
 
 
 class Token:
@@ -116,6 +117,51 @@ def _terminal_sort_key(term) -> tuple:
     return (-term.priority, -term.pattern.max_width, -len(term.pattern.value), term.name)
 
 
+class _Rule:
+    """A grammar rule as the LALR loop needs it, hashed by identity.
+
+    lark's `Rule` hashes and compares by content in Python code, and the parse
+    loop looks a rule up on every reduction; identity-hashed stand-ins make that
+    lookup a C-level dict hit.
+    """
+
+    __slots__ = ("origin", "expansion", "alias", "options")
+
+    def __init__(self, rule) -> None:
+        self.origin = _Name(str(rule.origin.name))
+        self.expansion = rule.expansion
+        self.alias = str(rule.alias) if rule.alias else None
+        self.options = rule.options
+
+
+class _Name:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _IdentityRules:
+    """lark's parse table with plain-str symbols and identity-hashed `_Rule` reduce actions.
+
+    lark keys the table by its `Token` (a str subclass with a Python-level `__eq__`),
+    so every lookup with a plain string would run Python code; plain keys keep it in C.
+    """
+
+    def __init__(self, table) -> None:
+        stand_in: dict[object, _Rule] = {}
+        self.states = {
+            state: {
+                str(token): (action, arg if isinstance(arg, int) else stand_in.setdefault(arg, _Rule(arg)))
+                for token, (action, arg) in actions.items()
+            }
+            for state, actions in table.states.items()
+        }
+        self.start_states = table.start_states
+        self.end_states = table.end_states
+        self.rules = list(stand_in.values())
+
+
 def _make_callback(rule) -> Callable[[list], object]:
     name = rule.alias or rule.origin.name
     inline = name.startswith("_")
@@ -147,10 +193,8 @@ def compiled_grammar() -> _CompiledGrammar:
     """Compile `tdl.lark` (once per process) into parse tables and a scanner."""
     text = resources.files("plan_verifier.tdl").joinpath("tdl.lark").read_text(encoding="utf-8")
     parser = lark.Lark(text, parser="lalr", lexer="basic", maybe_placeholders=False)
-    table = parser.parser.parser._parse_table
-    rules = {arg for actions in table.states.values() for (_, arg) in actions.values() if not isinstance(arg, int)}
-    callbacks = {rule: _make_callback(rule) for rule in rules}
-    conf = ParseConf(table, callbacks, "start")
+    table = _IdentityRules(parser.parser.parser._parse_table)
+    conf = ParseConf(table, {rule: _make_callback(rule) for rule in table.rules}, "start")
 
     name_pattern = next(t for t in parser.terminals if t.name == "NAME").pattern.to_regexp()
     name_re = re.compile(name_pattern)
@@ -359,18 +403,30 @@ class _Recovery:
         while True:
             if len(self.diagnostics) >= MAX_DIAGNOSTICS:
                 return None
-            tok = tokens[i] if i < n else self._eof()
+            if i < n:
+                # The hot path: feed the token; only braces and statement ends need bookkeeping.
+                tok = tokens[i]
+                try:
+                    self.state.feed_token(tok)
+                except UnexpectedToken as err:
+                    i = self._recover(i, tok, err)
+                    if i < 0:
+                        return None
+                    continue
+                if tok.type in _TRACKED:
+                    self._after_feed(tok)
+                else:
+                    self.pending.append(tok)
+                    self.last = tok
+                i += 1
+                continue
+            eof = self._eof()
             try:
-                result = self._feed(self.state, tok)
+                return self._feed(self.state, eof)
             except UnexpectedToken as err:
-                i = self._recover(i, tok, err)
+                i = self._recover(i, eof, err)
                 if i < 0:
                     return None
-                continue
-            if tok.type == "$END":
-                return result
-            self._after_feed(tok)
-            i += 1
 
     def _recover(self, i: int, tok: Token, err: UnexpectedToken) -> int:
         """Handle a rejected token; return the index to continue from (-1: give up)."""

@@ -1,0 +1,195 @@
+"""Approved YAML (contract §6): what the robot layer executes, and how it checks it.
+
+Only an approved report becomes an actions file. The file is seed 003's
+`RobotSequence` (block style, key order kept, 2-space indentation, unicode)
+plus a `verification` block: who approved it, for which request, robot and
+graph, when, and the sha256 of the steps. The hash covers the steps in a
+canonical JSON form, so an executor can tell with `verify_actions_file`
+that the steps are exactly the ones the verifier approved, however the YAML
+around them was reformatted. Files are written atomically: a crash leaves
+the old file or the new one, never half of one.
+
+JSON plans keep their steps as written (unknown fields included). TDL
+programs become one step per executed command, in execution order, with every
+pose resolved to numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from plan_verifier.ir import Plan, Pose, Step, Unresolved
+from plan_verifier.report import Report
+
+DEFAULT_NAME = "Robot Sequence"
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Block style with sequences indented under their key (`steps:` / `  - id: 1`), as in seed 003."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
+        return super().increase_indent(flow, False)
+
+
+def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fingerprint: str | None,
+                  timestamp: str | None = None) -> tuple[str, str]:
+    """The actions file for an approved report: (yaml_text, sha256 of the steps).
+
+    Raises ValueError for a report that is not approved or carries no plan:
+    a rejected plan never gets an actions file.
+    """
+    if not report.approved:
+        raise ValueError(f"plan not approved (verdict {report.verdict}): no actions file")
+    if report.plan is None or not report.plan.parsed:
+        raise ValueError("the report carries no readable plan")
+    plan = report.plan
+    steps = plan_steps(plan)
+    digest = steps_sha256(steps)
+    document = {
+        "RobotSequence": {
+            "name": plan.name or DEFAULT_NAME,
+            "description": plan.description or "",
+            "steps": steps,
+            "verification": {
+                "verifier_id": report.verifier_id,
+                "correlation_id": correlation_id,
+                "robot": robot,
+                "graph_fingerprint": graph_fingerprint,
+                "timestamp": timestamp or datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "verdict": report.verdict,
+                "plan_format": report.plan_format,
+                "sha256": digest,
+            },
+        }
+    }
+    text = yaml.dump(document, Dumper=_BlockDumper, sort_keys=False, default_flow_style=False, indent=2, allow_unicode=True, width=120)
+    return text, digest
+
+
+def plan_steps(plan: Plan) -> list[dict[str, Any]]:
+    """The steps as the executor receives them."""
+    if plan.format == "json":
+        return [dict(step.fields) for step in plan.steps]
+    return [_tdl_step(step) for step in plan.steps]
+
+
+def steps_sha256(steps: list[dict[str, Any]]) -> str:
+    """sha256 of the steps' canonical JSON (sorted keys, no spaces, UTF-8)."""
+    canonical = json.dumps(steps, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` to `path` so that readers see the old file or the new one, never a mix.
+
+    A temporary file in the same directory is written, flushed and fsync'ed,
+    then renamed over `path`; the directory is fsync'ed so the rename survives
+    a power cut.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # platforms without directory handles: the rename is still atomic
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+@dataclass(frozen=True)
+class ActionsCheck:
+    """The outcome of `verify_actions_file`; true only when the steps are the approved ones."""
+
+    ok: bool
+    reason: str
+    expected: str | None = None
+    actual: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def verify_actions_file(path: str | os.PathLike[str]) -> ActionsCheck:
+    """Check, before running it, that an actions file's steps still hash to the sha256 it was approved with."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return ActionsCheck(False, f"cannot read {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    sequence = data.get("RobotSequence") if isinstance(data, dict) else None
+    if not isinstance(sequence, dict) or not isinstance(sequence.get("steps"), list):
+        return ActionsCheck(False, "not an actions file: no RobotSequence with steps")
+    verification = sequence.get("verification")
+    expected = verification.get("sha256") if isinstance(verification, dict) else None
+    if not isinstance(expected, str):
+        return ActionsCheck(False, "no verification.sha256: the file was not written by the verifier")
+    actual = steps_sha256(sequence["steps"])
+    if actual != expected:
+        return ActionsCheck(False, "the steps were changed after approval (sha256 mismatch)", expected, actual)
+    return ActionsCheck(True, "steps match the approved sha256", expected, actual)
+
+
+# ----------------------------------------------------------------------------- TDL steps
+
+
+def _tdl_step(step: Step) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": step.index, "command": step.command}
+    if step.goal:
+        out["goal"] = step.goal
+    if step.spawn:
+        out["spawn"] = step.spawn
+    if step.target_name:
+        out["target"] = step.target_name
+    out["args"] = {name: _value(value) for name, value in step.params.items()}
+    return out
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, Pose):
+        pose: dict[str, Any] = {value.constructor: [_number(v) for v in value.values]}
+        if value.name:
+            pose["name"] = value.name
+        if value.alternatives:
+            pose["alternatives"] = [[_number(v) for v in alt] for alt in value.alternatives]
+        return pose
+    if isinstance(value, Unresolved):
+        return {"expression": value.text}
+    if isinstance(value, list):
+        return [_value(v) for v in value]
+    if isinstance(value, float):
+        return _number(value)
+    return value
+
+
+def _number(value: float) -> float | int:
+    """Integral values as ints (500, not 500.0): what a reader of the file expects, and it hashes the same after a YAML round trip."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value

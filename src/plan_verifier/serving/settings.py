@@ -1,0 +1,140 @@
+"""The node's parameters: one table with type, default, description, mutability and check.
+
+The ROS node declares exactly these parameters (with these descriptions, as
+read-only where a live change makes no sense) and `config/verifier.yaml` sets
+exactly these keys; a test holds the three together. Values are validated
+twice: each on its own when it is set (the node rejects a bad dynamic
+change), and all together at configure (`Settings.from_values`), so a bad
+parameter file fails the configure transition with a message naming the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from plan_verifier.pipeline import LEVELS, PROFILES
+
+Check = Callable[[Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    default: Any  # its Python type is the parameter type (str, int, float, bool)
+    description: str
+    read_only: bool = True
+    constraints: str = ""
+    check: Check | None = None
+    #: (min, max) for numeric parameters, declared as the ROS range too.
+    bounds: tuple[float, float] | None = None
+
+    def problem(self, value: Any) -> str | None:
+        """Why `value` is not acceptable, or None."""
+        expected = type(self.default)
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not expected:
+            return f"{self.name} must be a {expected.__name__}, not {type(value).__name__}"
+        if self.bounds is not None and not (self.bounds[0] <= value <= self.bounds[1]):
+            return f"{self.name} must be between {self.bounds[0]:g} and {self.bounds[1]:g}, not {value}"
+        return self.check(value) if self.check else None
+
+
+def _one_of(name: str, allowed: tuple[str, ...]) -> Check:
+    def check(value: str) -> str | None:
+        return None if value in allowed else f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+
+    return check
+
+
+def _non_empty(name: str) -> Check:
+    def check(value: str) -> str | None:
+        return None if value.strip() else f"{name} must not be empty"
+
+    return check
+
+
+PARAMETERS: tuple[ParamSpec, ...] = (
+    ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml) or a YAML file path.",
+              check=_non_empty("robot")),
+    ParamSpec("cell", "weld_cell", "Cell graph file for the embedded backend: a shipped name (config/cells/NAME.yaml) or a path. "
+              "Ignored when graph_uri is set; empty = no graph (TDL checks only, JSON plans are rejected with R-GRF-000)."),
+    ParamSpec("graph_uri", "", "Neo4j/Bolt URI of the cell graph (bolt://host:7687); empty = use the cell file. "
+              "The password comes only from the environment variable PLAN_VERIFIER_GRAPH_PASSWORD."),
+    ParamSpec("graph_user", "neo4j", "User name for graph_uri."),
+    ParamSpec("graph_database", "", "Database (graph) name for graph_uri; empty = the server's default."),
+    ParamSpec("graph_timeout_s", 5.0, "Timeout of one graph round trip; a slower graph counts as unavailable (R-GRF-000).",
+              bounds=(0.1, 120.0)),
+    ParamSpec("level", "STANDARD", "Default check level for requests that do not name one.", read_only=False,
+              constraints="BASIC | STANDARD | FULL", check=_one_of("level", LEVELS)),
+    ParamSpec("profile", "default", "Rule profile: strict requires a DEFINE section and approves only PASS.",
+              constraints="default | strict", check=_one_of("profile", PROFILES)),
+    ParamSpec("max_plan_attempts", 3, "Attempts per correlation id; the rejection that uses up the last one fires ~/fallback (seed 003).",
+              read_only=False, bounds=(1, 100)),
+    ParamSpec("autostart", False, "Configure and activate on start (for use without a lifecycle manager)."),
+    ParamSpec("audit_log_dir", "logs/verification", "Directory of the audit log verify_YYYYMMDD.jsonl (one fsync'ed JSON line per answered request).",
+              check=_non_empty("audit_log_dir")),
+    ParamSpec("actions_output_path", "actions.yaml", "Where the latest approved YAML is written (atomically); empty = do not write a file."),
+    ParamSpec("robot_state_db", "", "Seed 003 robot_state.db (SQLite, current_position/current_tool) read for the start state "
+              "when neither the request nor ~/robot_state gives it; empty = not used."),
+    ParamSpec("diagnostics_period_s", 1.0, "Period of the /diagnostics status.", bounds=(0.1, 60.0)),
+    ParamSpec("request_queue_depth", 100, "Queue depth of the ~/verify service and the ~/plan_requests subscription.",
+              bounds=(1, 10_000)),
+    ParamSpec("executor_threads", 4, "Threads of the multi-threaded executor (requests are verified concurrently).",
+              bounds=(1, 64)),
+    ParamSpec("max_tracked_tasks", 10_000, "How many correlation ids the attempt counter remembers (least recently used are forgotten).",
+              bounds=(1, 10_000_000)),
+    ParamSpec("drain_timeout_s", 10.0, "On deactivate, how long to wait for requests already being verified to be answered.",
+              bounds=(0.0, 600.0)),
+)
+
+SPECS: Mapping[str, ParamSpec] = {p.name: p for p in PARAMETERS}
+
+
+class SettingsError(ValueError):
+    """One or more parameters are invalid; the message names them."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    robot: str
+    cell: str
+    graph_uri: str
+    graph_user: str
+    graph_database: str
+    graph_timeout_s: float
+    level: str
+    profile: str
+    max_plan_attempts: int
+    autostart: bool
+    audit_log_dir: str
+    actions_output_path: str
+    robot_state_db: str
+    diagnostics_period_s: float
+    request_queue_depth: int
+    executor_threads: int
+    max_tracked_tasks: int
+    drain_timeout_s: float
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> "Settings":
+        """Defaults for missing keys; SettingsError listing every bad or unknown key."""
+        problems = [f"unknown parameter {name!r}" for name in values if name not in SPECS]
+        merged = {}
+        for spec in PARAMETERS:
+            value = values.get(spec.name, spec.default)
+            problem = spec.problem(value)
+            if problem:
+                problems.append(problem)
+            merged[spec.name] = float(value) if isinstance(spec.default, float) and isinstance(value, int) else value
+        if problems:
+            raise SettingsError("; ".join(problems))
+        return cls(**merged)
+
+    @property
+    def graph_source(self) -> str:
+        """Which backend the settings select: neo4j, embedded or none."""
+        if self.graph_uri.strip():
+            return "neo4j"
+        return "embedded" if self.cell.strip() else "none"

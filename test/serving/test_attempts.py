@@ -1,0 +1,98 @@
+"""Attempt bookkeeping per correlation id (seed 003: max 3 attempts, then fallback)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from plan_verifier.serving.attempts import AttemptLedger
+
+
+def record(ledger: AttemptLedger, cid: str, approved: bool, claimed: int = 0):
+    attempt = ledger.preview(cid, approved, claimed)
+    if attempt is not None:
+        ledger.commit(attempt)
+    return attempt
+
+
+def test_three_rejections_fire_the_fallback_once_and_close_the_task():
+    ledger = AttemptLedger()
+    first, second, third = (record(ledger, "task", False) for _ in range(3))
+    assert [a.number for a in (first, second, third)] == [1, 2, 3]
+    assert [a.retry_allowed for a in (first, second, third)] == [True, True, False]
+    assert [a.fallback for a in (first, second, third)] == [False, False, True]
+    assert ledger.exhausted("task")
+    assert ledger.preview("task", True) is None
+
+
+def test_an_approval_allows_no_retry_and_no_fallback():
+    ledger = AttemptLedger()
+    record(ledger, "t", False)
+    approved = record(ledger, "t", True)
+    assert (approved.number, approved.retry_allowed, approved.fallback) == (2, False, False)
+    assert not ledger.exhausted("t")
+
+
+def test_preview_changes_nothing():
+    ledger = AttemptLedger(max_attempts=1)
+    assert ledger.preview("t", False).fallback
+    assert not ledger.exhausted("t") and len(ledger) == 0
+
+
+def test_a_claimed_attempt_moves_the_count_forward_but_never_back():
+    ledger = AttemptLedger()
+    assert record(ledger, "t", False, claimed=2).number == 2
+    assert record(ledger, "t", False, claimed=1).number == 3  # cannot reset the budget
+    assert ledger.exhausted("t")
+
+
+def test_ids_are_independent():
+    ledger = AttemptLedger(max_attempts=2)
+    record(ledger, "a", False)
+    assert record(ledger, "b", False).number == 1
+    assert record(ledger, "a", False).fallback
+
+
+def test_lowering_the_budget_applies_to_the_next_rejection():
+    ledger = AttemptLedger(max_attempts=5)
+    record(ledger, "t", False)
+    record(ledger, "t", False)
+    ledger.max_attempts = 2
+    third = record(ledger, "t", False)
+    assert third.fallback and third.max_attempts == 2
+
+
+def test_least_recently_used_ids_are_forgotten_beyond_capacity():
+    ledger = AttemptLedger(max_attempts=3, capacity=2)
+    record(ledger, "old", False)
+    record(ledger, "mid", False)
+    record(ledger, "old", False)  # refreshes "old"
+    record(ledger, "new", False)  # evicts "mid"
+    assert len(ledger) == 2
+    assert record(ledger, "old", False).number == 3
+    assert record(ledger, "mid", False).number == 1  # forgotten: counts from 1 again
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_budget_must_be_positive(bad):
+    with pytest.raises(ValueError):
+        AttemptLedger(max_attempts=bad)
+
+
+def test_concurrent_attempts_get_distinct_numbers():
+    ledger = AttemptLedger(max_attempts=10_000)
+    lock = threading.Lock()  # callers serialise preview+commit, as the service does
+    numbers: list[int] = []
+
+    def worker():
+        for _ in range(200):
+            with lock:
+                numbers.append(record(ledger, "shared", False).number)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(numbers) == list(range(1, 1601))

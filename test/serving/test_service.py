@@ -1,0 +1,227 @@
+"""The verification service behind the node, without ROS: what every request gets answered."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+
+import pytest
+import yaml
+from conftest import ROOT
+
+from plan_verifier.actions import verify_actions_file
+from plan_verifier.resources import ConfigError
+from plan_verifier.serving.audit import read_records
+from plan_verifier.serving.requests import ErrorCode, VerifyRequest
+from plan_verifier.serving.service import VerificationService
+from plan_verifier.serving.settings import Settings
+
+EXAMPLES = ROOT / "examples"
+APPROVED = (EXAMPLES / "pick_and_place.tdl").read_text(encoding="utf-8")
+REJECTED = (EXAMPLES / "pick_and_place_unsafe.tdl").read_text(encoding="utf-8")
+JSON_APPROVED = (EXAMPLES / "weld_seam_1.json").read_text(encoding="utf-8")
+JSON_REJECTED = (EXAMPLES / "weld_seam_5_illegal_edge.json").read_text(encoding="utf-8")
+
+
+def make(tmp_path, **values) -> VerificationService:
+    settings = Settings.from_values({"audit_log_dir": str(tmp_path / "logs"), "actions_output_path": str(tmp_path / "actions.yaml"), **values})
+    service = VerificationService(settings)
+    service.activate()
+    return service
+
+
+def records(tmp_path) -> list[dict]:
+    return [r for path in sorted((tmp_path / "logs").glob("verify_*.jsonl")) for r in read_records(path)]
+
+
+@pytest.fixture
+def service(tmp_path):
+    svc = make(tmp_path)
+    yield svc
+    svc.close()
+
+
+# --------------------------------------------------------------------------- opening
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"robot": "no_such_robot"}, "unknown robot 'no_such_robot'"),
+    ({"cell": "/nonexistent/cell.yaml"}, "cell file not found"),
+])
+def test_unusable_configuration_is_refused_with_the_reason(tmp_path, values, message):
+    with pytest.raises(ConfigError, match=message):
+        make(tmp_path, **values)
+
+
+def test_an_invalid_cell_file_is_refused(tmp_path):
+    bad = tmp_path / "cell.yaml"
+    bad.write_text("name: broken\npositions: [{name: A, role: dock}]\n")
+    with pytest.raises(ConfigError, match="invalid cell file"):
+        make(tmp_path, cell=str(bad))
+
+
+def test_an_unusable_audit_directory_is_refused(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ConfigError, match="audit log directory"):
+        VerificationService(Settings.from_values({"audit_log_dir": str(tmp_path / "file" / "logs")}))
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def test_approved_plan(service, tmp_path):
+    published = []
+    outcome = service.handle(VerifyRequest(plan=APPROVED, correlation_id="job-1"), stamp_ns=1_700_000_000_000_000_000, publish=published.append)
+    assert (outcome.approved, outcome.error_code, outcome.retry_allowed, outcome.fallback) == (True, ErrorCode.NONE, False, False)
+    assert outcome.attempt.number == 1 and len(outcome.sha256) == 64 and "RobotSequence" in outcome.actions_yaml
+    assert (tmp_path / "actions.yaml").read_text() == outcome.actions_yaml
+    assert verify_actions_file(tmp_path / "actions.yaml").ok
+    block = yaml.safe_load(outcome.actions_yaml)["RobotSequence"]["verification"]
+    assert (block["correlation_id"], block["sha256"], block["timestamp"], block["robot"]) == ("job-1", outcome.sha256, "2023-11-14T22:13:20.000Z", "ur10e")
+    assert published == [outcome]
+    (record,) = records(tmp_path)
+    assert {k: record[k] for k in ("correlation_id", "step_count", "validation_result", "error_details", "attempt", "error_code")} == {
+        "correlation_id": "job-1", "step_count": 15, "validation_result": "pass", "error_details": [], "attempt": 1, "error_code": "NONE"}
+    assert record["report"] == outcome.report.to_dict() and record["ros_time_ns"] == 1_700_000_000_000_000_000
+    assert record["actions_sha256"] == outcome.sha256 and record["request"]["plan_bytes"] == len(APPROVED.encode())
+    assert "SPAWN" not in json.dumps(record)  # the plan text itself is never logged
+
+
+def test_rejected_plan_counts_attempts_and_fires_the_fallback_once(service, tmp_path):
+    outcomes = [service.handle(VerifyRequest(plan=REJECTED, correlation_id="job-2")) for _ in range(3)]
+    assert [(o.attempt.number, o.retry_allowed, o.fallback, o.publishes_feedback) for o in outcomes] == [
+        (1, True, False, True), (2, True, False, True), (3, False, True, True)]
+    assert outcomes[0].feedback.splitlines()[0] == "Line 7: Z-coordinate -20mm is below ground level (z=0) (hint: Keep targets at z >= 10 mm)"
+    closed = service.handle(VerifyRequest(plan=APPROVED, correlation_id="job-2"))
+    assert (closed.error_code, closed.approved, closed.retry_allowed, closed.attempt) == (ErrorCode.ATTEMPTS_EXHAUSTED, False, False, None)
+    assert not (tmp_path / "actions.yaml").exists()
+    assert [(r["attempt"], r["validation_result"], r["fallback"]) for r in records(tmp_path)] == [
+        (1, "fail", False), (2, "fail", False), (3, "fail", True), (None, "error", False)]
+    assert {d["rule_id"] for d in records(tmp_path)[0]["error_details"]} == {"R-SAF-002", "R-SAF-004", "R-CON-006"}
+
+
+def test_a_bad_request_costs_no_attempt(service):
+    refused = service.handle(VerifyRequest(plan=REJECTED, correlation_id="job-3", plan_format="xml"))
+    assert (refused.error_code, refused.retry_allowed, refused.publishes_feedback) == (ErrorCode.BAD_REQUEST, True, False)
+    assert service.handle(VerifyRequest(plan=REJECTED, correlation_id="job-3")).attempt.number == 1
+    assert service.handle(VerifyRequest(plan="", correlation_id="job-3", plan_format="yaml", source="topic")).publishes_feedback
+
+
+def test_plan_problems_are_reports_not_errors(service):
+    for plan in ("", "x" * (5 << 20), "GOAL Main() { \ufffd\ufffd }"):
+        outcome = service.handle(VerifyRequest(plan=plan))
+        assert outcome.error_code is ErrorCode.NONE and outcome.report.verdict == "FAIL"
+
+
+def test_json_plan_against_the_cell(service):
+    approved = service.handle(VerifyRequest(plan=JSON_APPROVED, correlation_id="weld-1"))
+    assert approved.approved and approved.report.plan_format == "json"
+    block = yaml.safe_load(approved.actions_yaml)["RobotSequence"]
+    assert block["verification"]["graph_fingerprint"] == approved.report.cell.fingerprint and len(block["steps"]) == 9
+    rejected = service.handle(VerifyRequest(plan=JSON_REJECTED, correlation_id="weld-5"))
+    assert not rejected.approved and "Step 6: No :ONLY_ALLOWED_MOVE_TO edge from 'Home' to 'Pos_5'" in rejected.feedback
+
+
+def test_start_state_comes_from_the_request_then_the_robot_state(service, tmp_path):
+    holding = service.handle(VerifyRequest(plan=JSON_APPROVED, start_position="Home", start_tool="Welder"))
+    assert not holding.approved  # cannot attach the Welder while holding it
+    service.observe_robot_state("Home", "Welder")
+    assert not service.handle(VerifyRequest(plan=JSON_APPROVED)).approved
+    assert service.handle(VerifyRequest(plan=JSON_APPROVED, start_tool="none")).approved
+    sources = [r["start_state"] for r in records(tmp_path)]
+    assert (sources[0]["tool_source"], sources[1]["tool_source"], sources[2]["tool_source"]) == ("request", "robot_state", "request")
+
+
+def test_robot_state_database_is_read_and_an_unreadable_one_fails_closed(tmp_path):
+    db = tmp_path / "robot_state.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE robot_state (current_position TEXT, current_tool TEXT)")
+        conn.execute("INSERT INTO robot_state VALUES ('Home', 'Welder')")
+    service = make(tmp_path, robot_state_db=str(db))
+    try:
+        assert not service.handle(VerifyRequest(plan=JSON_APPROVED)).approved  # the db says the Welder is held
+        db.unlink()
+        failed = service.handle(VerifyRequest(plan=JSON_APPROVED))
+        assert (failed.error_code, failed.approved) == (ErrorCode.INTERNAL, False) and "start state unknown" in failed.error_msg
+    finally:
+        service.close()
+
+
+def test_not_active_requests_are_refused_and_logged(tmp_path):
+    service = make(tmp_path)
+    service.deactivate()
+    outcome = service.handle(VerifyRequest(plan=APPROVED, correlation_id="late"), publish=lambda o: pytest.fail("published while inactive"))
+    assert (outcome.error_code, outcome.retry_allowed) == (ErrorCode.NOT_ACTIVE, True)
+    service.close()
+    assert service.handle(VerifyRequest(plan=APPROVED)).error_code is ErrorCode.NOT_ACTIVE
+    assert [r["error_code"] for r in records(tmp_path)] == ["NOT_ACTIVE"]
+
+
+def test_deactivate_waits_for_admitted_requests(service):
+    entered, release = threading.Event(), threading.Event()
+    results = []
+
+    def slow_publish(outcome):
+        entered.set()
+        release.wait(10)
+
+    worker = threading.Thread(target=lambda: results.append(service.handle(VerifyRequest(plan=APPROVED), publish=slow_publish)))
+    worker.start()
+    assert entered.wait(30)
+    assert service.deactivate(timeout=0.05) is False  # still answering the admitted request
+    assert service.handle(VerifyRequest(plan=APPROVED)).error_code is ErrorCode.NOT_ACTIVE
+    release.set()
+    assert service.deactivate(timeout=10) is True
+    worker.join(10)
+    assert results[0].approved
+
+
+def test_a_failing_publisher_does_not_lose_the_answer(service, tmp_path):
+    def broken(outcome):
+        raise RuntimeError("publisher gone")
+
+    outcome = service.handle(VerifyRequest(plan=APPROVED), publish=broken)
+    assert outcome.approved and service.diagnostics().counts["publish_error"] == 1
+    assert len(records(tmp_path)) == 1
+
+
+def test_approved_but_undeliverable_is_an_internal_error_logged_after_the_approval(tmp_path):
+    service = make(tmp_path)
+    service._actions_path = tmp_path / "missing-dir" / "actions.yaml"
+    try:
+        outcome = service.handle(VerifyRequest(plan=APPROVED, correlation_id="nowhere"))
+    finally:
+        service.close()
+    assert (outcome.error_code, outcome.approved) == (ErrorCode.INTERNAL, False) and "writing" in outcome.error_msg
+    assert [r["validation_result"] for r in records(tmp_path)] == ["pass", "error"]
+
+
+def test_concurrent_requests_are_each_answered_and_logged_once(service, tmp_path):
+    plans = [(APPROVED, True), (REJECTED, False), (JSON_APPROVED, True), (JSON_REJECTED, False)]
+    answers = {}
+
+    def worker(w):
+        for i in range(25):
+            plan, expected = plans[(w + i) % len(plans)]
+            cid = f"w{w}-{i}"
+            answers[cid] = (service.handle(VerifyRequest(plan=plan, correlation_id=cid)), expected)
+
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 200 and all(o.approved == expected and o.attempt.number == 1 for o, expected in answers.values())
+    logged = records(tmp_path)
+    assert sorted(r["correlation_id"] for r in logged) == sorted(answers)
+    counts = service.diagnostics().counts
+    assert (counts["requests"], counts["approved"], counts["rejected"]) == (200, 100, 100)
+
+
+def test_live_settings(service):
+    service.max_attempts = 1
+    assert service.handle(VerifyRequest(plan=REJECTED)).fallback
+    service.level = "BASIC"
+    assert service.handle(VerifyRequest(plan=APPROVED)).report.level == "BASIC"
+    assert service.handle(VerifyRequest(plan=APPROVED, level="full")).report.level == "FULL"
