@@ -32,6 +32,6 @@ C=(-c "$ROOT/requirements/constraints.txt")
 "${PIP[@]}" install --force-reinstall --no-deps "lark==1.3.1"
 echo "[bootstrap] building the interfaces package (msg/)" >&2
 "$ROOT/scripts/build_interfaces.sh" "$VENV"
-"${PIP[@]}" install --no-deps --no-build-isolation -e "$ROOT"
+"${PIP[@]}" install --no-deps --no-build-isolation --use-pep517 -e "$ROOT"
 echo "$inputs" > "$stamp"
 echo "[bootstrap] ready in $(( $(date +%s) - t0 )) s: $VENV" >&2

@@ -94,8 +94,8 @@ def test_seed_003_example_reproduces(verifier) -> None:
         "verifier_id": verifier.verify(json.dumps(seed)).verifier_id, "correlation_id": "req-42", "robot": "ur10e",
         "graph_fingerprint": EmbeddedGraph.from_file("weld_cell").snapshot().fingerprint, "timestamp": "2026-01-02T03:04:05Z",
         "verdict": "PASS", "plan_format": "json", "sha256": digest}
-    assert text.startswith("RobotSequence:\n  name: Robot Sequence\n")
-    assert "\n  steps:\n    - id: 1\n      name: Move to Home\n      action: move\n" in text  # block style, 2-space indent
+    assert text.startswith('RobotSequence:\n  name: "Robot Sequence"\n')
+    assert '\n  steps:\n    - id: 1\n      name: "Move to Home"\n      action: "move"\n' in text  # seed 003: block style, 2-space indent, quoted strings
     assert "{" not in text and "[" not in text
 
 
@@ -110,7 +110,7 @@ def test_json_steps_keep_their_key_order_and_unknown_fields(verifier) -> None:
 def test_unicode_stays_readable(verifier) -> None:
     plan = {"name": "용접 작업", "description": "Pos_1 용접", "steps": [{"id": 1, "name": "안전 위치로 이동", "action": "move", "target": "Safe_Pos_1"}]}
     text, _ = _emit(verifier, json.dumps(plan, ensure_ascii=False))
-    assert "name: 용접 작업" in text and "안전 위치로 이동" in text and "\\u" not in text
+    assert 'name: "용접 작업"' in text and "안전 위치로 이동" in text and "\\u" not in text
 
 
 def test_tdl_program_becomes_one_step_per_executed_command(verifier) -> None:

@@ -28,17 +28,12 @@ from typing import Any
 
 import yaml
 
+from plan_verifier import yaml_block
 from plan_verifier.ir import Plan, Pose, Step, Unresolved
 from plan_verifier.report import Report
 
 DEFAULT_NAME = "Robot Sequence"
-
-
-class _BlockDumper(yaml.SafeDumper):
-    """Block style with sequences indented under their key (`steps:` / `  - id: 1`), as in seed 003."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
-        return super().increase_indent(flow, False)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fingerprint: str | None,
@@ -72,8 +67,7 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
             },
         }
     }
-    text = yaml.dump(document, Dumper=_BlockDumper, sort_keys=False, default_flow_style=False, indent=2, allow_unicode=True, width=120)
-    return text, digest
+    return yaml_block.dump(document), digest
 
 
 def plan_steps(plan: Plan) -> list[dict[str, Any]]:
@@ -140,7 +134,7 @@ class ActionsCheck:
 def verify_actions_file(path: str | os.PathLike[str]) -> ActionsCheck:
     """Check, before running it, that an actions file's steps still hash to the sha256 it was approved with."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return ActionsCheck(False, f"cannot read {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
     sequence = data.get("RobotSequence") if isinstance(data, dict) else None

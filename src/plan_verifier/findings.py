@@ -99,8 +99,6 @@ class Finding:
     step: int | None = None
     evidence: Mapping[str, Any] = field(default_factory=dict)
     suggestion: str | None = None
-    #: Confidence in [0, 1] for heuristic (semantic) findings; None for deterministic ones.
-    confidence: float | None = None
     #: True when the finding says a check could not run (graph down, stage timed out);
     #: such findings make the outcome UNKNOWN rather than FAIL.
     indeterminate: bool = False
@@ -135,8 +133,6 @@ class Finding:
             "evidence": dict(self.evidence),
             "suggestion": self.suggestion,
         }
-        if self.confidence is not None:
-            out["confidence"] = self.confidence
         return out
 
     @classmethod
@@ -155,5 +151,4 @@ class Finding:
             step=data.get("step"),
             evidence=data.get("evidence") or {},
             suggestion=data.get("suggestion"),
-            confidence=data.get("confidence"),
         )

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         for r in entries:
             e = _entry(r)
-            print(f"{e['id']:<10} {e['severity']:<18} {e['category']:<12} {e['summary']}")
+            print(f"{e['id']:<10} {e['severity']:<27} {e['category']:<12} {e['summary']}")
     return 0
 
 
