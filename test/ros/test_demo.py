@@ -19,5 +19,5 @@ def test_demo_verifies_one_approved_and_one_rejected_plan_through_the_node():
     assert "examples/weld_seam_1.json: PASS (approved" in out
     assert "examples/pick_and_place_unsafe.tdl: FAIL (rejected" in out
     assert "feedback for the planner:\n  Line 7: Z-coordinate -20mm is below ground level" in out
-    assert "RobotSequence:" in out and "correlation_id: demo-weld-seam-1" in out and "demo OK" in out
+    assert "RobotSequence:" in out and 'correlation_id: "demo-weld-seam-1"' in out and "demo OK" in out
     assert "2 records" in out

@@ -106,10 +106,9 @@ class SourceMap:
 @dataclass(frozen=True)
 class _CompiledGrammar:
     conf: ParseConf
-    scanner: re.Pattern
+    scanner: re.Pattern  # ignorable text, then one token (named group = terminal)
+    skipper: re.Pattern  # ignorable text only
     keywords: dict[str, str]
-    ignore: frozenset[str]
-    literal_types: dict[str, str]
 
 
 def _terminal_sort_key(term) -> tuple:
@@ -199,18 +198,21 @@ def compiled_grammar() -> _CompiledGrammar:
     name_pattern = next(t for t in parser.terminals if t.name == "NAME").pattern.to_regexp()
     name_re = re.compile(name_pattern)
     keywords: dict[str, str] = {}
-    literal_types: dict[str, str] = {}
+    skip: list[str] = []
     alternatives: list[str] = []
     for term in sorted(parser.terminals, key=_terminal_sort_key):
         pattern = term.pattern
         if pattern.type == "str" and name_re.fullmatch(pattern.value):
             keywords[pattern.value] = term.name  # keywords are scanned as NAME, then retyped
-            continue
-        alternatives.append(f"(?P<{term.name}>{pattern.to_regexp()})")
-        if pattern.type == "str":
-            literal_types[pattern.value] = term.name
-    scanner = re.compile("|".join(alternatives))
-    return _CompiledGrammar(conf, scanner, keywords, frozenset(parser.ignore_tokens), literal_types)
+        elif term.name in parser.ignore_tokens:
+            skip.append(pattern.to_regexp())
+        else:
+            alternatives.append(f"(?P<{term.name}>{pattern.to_regexp()})")
+    # Whitespace and comments are consumed in front of each token, so the scan loop
+    # runs once per token rather than once per token and once per gap.
+    skipper = f"(?:{'|'.join(skip)})*"
+    scanner = re.compile(skipper + "(?:" + "|".join(alternatives) + ")")
+    return _CompiledGrammar(conf, scanner, re.compile(skipper), keywords)
 
 
 @dataclass
@@ -228,7 +230,6 @@ def scan(text: str, smap: SourceMap, diagnostics: list[Diagnostic]) -> list[Toke
     """Split text into tokens; characters no terminal accepts become R-SYN-009."""
     grammar = compiled_grammar()
     keywords = grammar.keywords
-    ignore = grammar.ignore
     tokens: list[Token] = []
     append = tokens.append
     pos = 0
@@ -236,14 +237,11 @@ def scan(text: str, smap: SourceMap, diagnostics: list[Diagnostic]) -> list[Toke
     while restart:
         restart = False
         for match in grammar.scanner.finditer(text, pos):
-            start = match.start()
-            if start != pos:
-                _bad_characters(text, pos, start, smap, diagnostics)
-            pos = match.end()
+            if match.start() != pos:
+                _bad_characters(text, grammar.skipper.match(text, pos).end(), match.start(), smap, diagnostics)
             kind = match.lastgroup
-            if kind in ignore:
-                continue
-            value = match.group()
+            start, pos = match.span(kind)
+            value = match.group(kind)
             if kind == "NAME":
                 kind = keywords.get(value, "NAME")
                 if value == "HEADER":
@@ -251,8 +249,9 @@ def scan(text: str, smap: SourceMap, diagnostics: list[Diagnostic]) -> list[Toke
                     restart = True
                     break
             append(Token(kind, value, start, pos))
-    if pos != len(text):
-        _bad_characters(text, pos, len(text), smap, diagnostics)
+    rest = grammar.skipper.match(text, pos).end()
+    if rest != len(text):
+        _bad_characters(text, rest, len(text), smap, diagnostics)
     return tokens
 
 
@@ -276,7 +275,8 @@ def _unclosed_header(text: str, start: int, smap: SourceMap, tokens: list[Token]
 
 
 def _bad_characters(text: str, start: int, end: int, smap: SourceMap, diagnostics: list[Diagnostic]) -> None:
-    chunk = text[start:end]
+    chunk = text[start:end].rstrip()
+    end = start + len(chunk)
     if chunk[:1] in "\"'":
         message = f"unterminated string literal starting with {chunk[:20]!r}"
         suggestion = "Close the string on the same line"
