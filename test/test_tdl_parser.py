@@ -148,3 +148,18 @@ def test_missing_semicolon_at_end_of_input() -> None:
 def test_fragments_never_raise_and_always_report(text: str) -> None:
     result = parse(text)
     assert result.diagnostics, text
+
+
+def test_grammar_loaded_from_lark_cache_parses_the_same(tmp_path, monkeypatch) -> None:
+    # The second process start loads lark's cached tables; that path must build the same scanner.
+    from plan_verifier.tdl import parser as tdl_parser
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = (CORPUS / "NLTDL__tdl_transfer_20251027_075238.tdl").read_text(encoding="utf-8")
+    results = []
+    for _ in range(2):  # first run writes the cache, second run reads it
+        tdl_parser.compiled_grammar.cache_clear()
+        results.append([(t.type, t.value) for t in tdl_parser.parse(text).tokens])
+    tdl_parser.compiled_grammar.cache_clear()
+    assert any(tmp_path.joinpath("plan_verifier").iterdir())
+    assert results[0] == results[1] and results[0]

@@ -28,12 +28,11 @@ from typing import Any
 
 import yaml
 
-from plan_verifier import yaml_block
+from plan_verifier import yaml_text
 from plan_verifier.ir import Plan, Pose, Step, Unresolved
 from plan_verifier.report import Report
 
 DEFAULT_NAME = "Robot Sequence"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fingerprint: str | None,
@@ -67,7 +66,7 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
             },
         }
     }
-    return yaml_block.dump(document), digest
+    return yaml_text.dump(document), digest
 
 
 def plan_steps(plan: Plan) -> list[dict[str, Any]]:
@@ -134,9 +133,18 @@ class ActionsCheck:
 def verify_actions_file(path: str | os.PathLike[str]) -> ActionsCheck:
     """Check, before running it, that an actions file's steps still hash to the sha256 it was approved with."""
     try:
-        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LOADER)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         return ActionsCheck(False, f"cannot read {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    return verify_actions_text(text, source=str(path))
+
+
+def verify_actions_text(text: str, *, source: str = "the actions YAML") -> ActionsCheck:
+    """`verify_actions_file` for YAML received as text (an ~/approved_actions message)."""
+    try:
+        data = yaml_text.load(text)
+    except yaml.YAMLError as exc:
+        return ActionsCheck(False, f"cannot read {source}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
     sequence = data.get("RobotSequence") if isinstance(data, dict) else None
     if not isinstance(sequence, dict) or not isinstance(sequence.get("steps"), list):
         return ActionsCheck(False, "not an actions file: no RobotSequence with steps")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
+from plan_verifier import yaml_text
 
 ParamType = Literal["pose", "pose_list", "number", "symbol", "condition", "any"]
 _REQUIRED = object()
@@ -72,7 +72,7 @@ class CommandSpec:
 
 @functools.cache
 def catalogue() -> dict[str, CommandSpec]:
-    raw = yaml.safe_load(resources.files("plan_verifier.data").joinpath("commands.yaml").read_text(encoding="utf-8"))
+    raw = yaml_text.load(resources.files("plan_verifier.data").joinpath("commands.yaml").read_text(encoding="utf-8"))
     model = _CatalogueModel.model_validate(raw)
     out: dict[str, CommandSpec] = {}
     for name, cmd in model.commands.items():

@@ -21,6 +21,7 @@ from typing import Any, Literal, Mapping
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from plan_verifier import yaml_text
 from plan_verifier.resources import ConfigError
 
 NO_TOOL = "none"
@@ -319,7 +320,7 @@ def parse_cell(raw: Any, origin: str = "cell") -> Cell:
 def load_cell_file(path: str | Path) -> Cell:
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml_text.load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"invalid cell file {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
     return parse_cell(raw, str(path))

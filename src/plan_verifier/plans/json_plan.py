@@ -16,6 +16,7 @@ from typing import Any, Literal, Mapping, Sequence
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from plan_verifier import yaml_text
 from plan_verifier.findings import Span
 from plan_verifier.ir import CARTESIAN, Diagnostic, Plan, Pose, PoseSite, Step
 
@@ -58,7 +59,7 @@ def looks_like_plan(text: str) -> bool:
         return True
     if re.search(r"^steps\s*:", text, re.MULTILINE):
         try:
-            data = yaml.safe_load(text)
+            data = yaml_text.load(text)
         except yaml.YAMLError:
             return False
         return isinstance(data, dict) and "steps" in data
@@ -134,7 +135,7 @@ def _decode(text: str) -> tuple[Any, Diagnostic | None]:
         except RecursionError:
             return None, Diagnostic("R-SYN-008", "Plan is nested too deeply to be a step list", Span.point(1, 1))
     try:
-        return yaml.safe_load(text), None
+        return yaml_text.load(text), None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         span = Span.point(mark.line + 1, mark.column + 1) if mark else Span.point(1, 1)

@@ -15,6 +15,7 @@ from typing import Annotated, Literal, Sequence
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from plan_verifier import yaml_text
 from plan_verifier.resources import ConfigError, resolve
 from plan_verifier.robots.kinematics import chain_forward, dh_forward
 
@@ -189,7 +190,7 @@ def load_robot(name_or_path: str = DEFAULT_ROBOT) -> RobotSpec:
 @functools.lru_cache(maxsize=64)
 def _load(path: str, _mtime: int) -> RobotSpec:
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        raw = yaml_text.load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"invalid robot spec {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
     if not isinstance(raw, dict):

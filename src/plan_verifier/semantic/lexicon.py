@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Mapping
 
-import yaml
+from plan_verifier import yaml_text
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -141,7 +141,7 @@ class Lexicon:
 @functools.lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     text = resources.files("plan_verifier.data").joinpath("semantic_lexicon.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = yaml_text.load(text)
 
     def flat(name: str) -> WordGroup:
         return WordGroup({name: data[name]})

@@ -8,7 +8,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plan_verifier import yaml_block
+from plan_verifier import yaml_text
 
 SCALARS = (
     st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63)
@@ -21,17 +21,17 @@ DATA = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dict
 @settings(max_examples=400, deadline=None)
 @given(DATA)
 def test_round_trip(data) -> None:
-    assert yaml.safe_load(yaml_block.dump(data)) == data
+    assert yaml.safe_load(yaml_text.dump(data)) == data
 
 
 def test_non_finite_floats() -> None:
-    loaded = yaml.safe_load(yaml_block.dump({"a": math.inf, "b": -math.inf, "c": 1e20, "d": 5e-324}))
+    loaded = yaml.safe_load(yaml_text.dump({"a": math.inf, "b": -math.inf, "c": 1e20, "d": 5e-324}))
     assert loaded["a"] == math.inf and loaded["b"] == -math.inf and loaded["c"] == 1e20 and loaded["d"] == 5e-324
-    assert math.isnan(yaml.safe_load(yaml_block.dump([math.nan]))[0])
+    assert math.isnan(yaml.safe_load(yaml_text.dump([math.nan]))[0])
 
 
 def test_seed_003_layout() -> None:
-    text = yaml_block.dump({"RobotSequence": {"name": "Robot Sequence", "steps": [
+    text = yaml_text.dump({"RobotSequence": {"name": "Robot Sequence", "steps": [
         {"id": 4, "name": "Attach Welder", "action": "routine", "target": "tool_attach", "stabilize": 1.5},
         {"id": 5, "name": "박스 옮기기", "pose": [400, 0, 200]},
     ]}})
@@ -55,4 +55,4 @@ def test_seed_003_layout() -> None:
 
 def test_strings_that_look_like_other_types_stay_strings() -> None:
     for text in ("yes", "no", "null", "~", "1.5", "0x10", "2026-11-22", "- item", "a: b", "#", "\u2028", "\x85", "\ufeff"):
-        assert yaml.safe_load(yaml_block.dump({"v": text, text: 1})) == {"v": text, text: 1}
+        assert yaml.safe_load(yaml_text.dump({"v": text, text: 1})) == {"v": text, text: 1}
