@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from conftest import FIXTURES
 from plan_verifier.cli.main import main
 from plan_verifier.evaluation import metrics, runner, summary
 from plan_verifier.evaluation.dataset import cases
@@ -88,33 +89,7 @@ def test_semantic_calibration_looks_at_positives_and_semantic_cases_only() -> No
 
 # --------------------------------------------------------------------------- a labelled dataset, end to end
 
-GOOD = """DEFINE Home_Pose = PosJ(0, -90, 90, -90, -90, 0);
-DEFINE A_Approach_Pose = PosX(400, 0, 180, 0, 180, 0);
-DEFINE A_Grasp_Pose = PosX(400, 0, 60, 0, 180, 0);
-DEFINE B_Approach_Pose = PosX(400, 200, 180, 0, 180, 0);
-DEFINE B_Place_Pose = PosX(400, 200, 60, 0, 180, 0);
-GOAL Initialize_Process() {
-    SPAWN MoveJoint(target_pose=Home_Pose, velocity=60, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-}
-GOAL Execute_Process() {
-    SPAWN MoveLinear(target_pose=A_Approach_Pose, velocity=100, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=A_Grasp_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=1) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-    SPAWN MoveLinear(target_pose=A_Approach_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=100, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Place_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-}
-GOAL Finalize_Process() {
-    SPAWN MoveJoint(target_pose=Home_Pose, velocity=60, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN End() WITH WAIT;
-}
-"""
+GOOD = (FIXTURES / "plans" / "transfer_box_a_to_b.tdl").read_text(encoding="utf-8")
 TRANSFER = "Transfer the box from table A to table B"
 FAST_APPROACH = "SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=100,"
 

@@ -13,38 +13,13 @@ import socket
 import pytest
 
 from chat_server import ChatServer
+from conftest import FIXTURES
 from plan_verifier.pipeline import Verifier
 from plan_verifier.semantic import LLM_API_KEY_ENV, prompts
 from plan_verifier.semantic.llm import LlmError, parse_json_answer
 
 INSTRUCTION = "Transfer the box from table A to table B"
-GOOD_PLAN = """DEFINE Home_Pose = PosJ(0, -90, 90, -90, -90, 0);
-DEFINE A_Approach_Pose = PosX(400, 0, 180, 0, 180, 0);
-DEFINE A_Grasp_Pose = PosX(400, 0, 60, 0, 180, 0);
-DEFINE B_Approach_Pose = PosX(400, 200, 180, 0, 180, 0);
-DEFINE B_Place_Pose = PosX(400, 200, 60, 0, 180, 0);
-GOAL Initialize_Process() {
-    SPAWN MoveJoint(target_pose=Home_Pose, velocity=60, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-}
-GOAL Execute_Process() {
-    SPAWN MoveLinear(target_pose=A_Approach_Pose, velocity=100, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=A_Grasp_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=1) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-    SPAWN MoveLinear(target_pose=A_Approach_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=100, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Place_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
-    SPAWN Delay(duration_sec=0.5) WITH WAIT;
-    SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-}
-GOAL Finalize_Process() {
-    SPAWN MoveJoint(target_pose=Home_Pose, velocity=60, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
-    SPAWN End() WITH WAIT;
-}
-"""
+GOOD_PLAN = (FIXTURES / "plans" / "transfer_box_a_to_b.tdl").read_text(encoding="utf-8")
 #: Rejected by a safety rule (Z below the floor).
 UNSAFE_PLAN = GOOD_PLAN.replace("PosX(400, 200, 60,", "PosX(400, 200, -50,")
 assert UNSAFE_PLAN != GOOD_PLAN
