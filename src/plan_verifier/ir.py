@@ -206,10 +206,14 @@ class Step:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("args", "params", "fields"):
-            value = getattr(self, name)
-            if type(value) is not types.MappingProxyType:
-                object.__setattr__(self, name, types.MappingProxyType(dict(value)))
+        # The dicts given are taken over (every caller builds fresh ones) and made read-only.
+        proxy = types.MappingProxyType
+        if type(self.args) is not proxy:
+            object.__setattr__(self, "args", proxy(self.args if type(self.args) is dict else dict(self.args)))
+        if type(self.params) is not proxy:
+            object.__setattr__(self, "params", proxy(self.params if type(self.params) is dict else dict(self.params)))
+        if type(self.fields) is not proxy:
+            object.__setattr__(self, "fields", proxy(self.fields if type(self.fields) is dict else dict(self.fields)))
 
     def number(self, param: str) -> float | None:
         """The parameter as a finite number, or None when absent or not numeric."""

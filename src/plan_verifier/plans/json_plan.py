@@ -84,20 +84,19 @@ def load_plan(text: str, positions: Mapping[str, Sequence[float] | None] | None 
         return Plan(format="json", source=text, parsed=False, diagnostics=tuple(_schema_diagnostics(exc, _locations(text))))
     steps: list[Step] = []
     sites: list[PoseSite] = []
-    sited: set[str] = set()
+    poses: dict[str, Pose] = {}  # one Pose per graph position, located at its first use
     for index, sm in enumerate(model.steps, start=1):
         fields = dict(data["steps"][index - 1])  # as written: key order and unknown fields kept
         span = locations.get((index,))
-        params = {k: getattr(sm, k) for k in _NUMERIC_PASSTHROUGH if getattr(sm, k) is not None}
+        params = {k: v for k in _NUMERIC_PASSTHROUGH if (v := getattr(sm, k)) is not None}
         target_pose = None
         if sm.action == "move":
-            coords = positions.get(sm.target)
+            target_pose = poses.get(sm.target)
+            coords = positions.get(sm.target) if target_pose is None else None
             if coords is not None and len(coords) >= 3:
                 values = tuple(float(c) for c in coords) + (0.0,) * (6 - len(coords))
-                target_pose = Pose(CARTESIAN, values[:6], "PosX", sm.target, span, "graph")
-                if sm.target not in sited:
-                    sited.add(sm.target)
-                    sites.append(PoseSite(target_pose, span, index, f"graph position {sm.target}"))
+                target_pose = poses[sm.target] = Pose(CARTESIAN, values[:6], "PosX", sm.target, span, "graph")
+                sites.append(PoseSite(target_pose, span, index, f"graph position {sm.target}"))
         steps.append(
             Step(
                 index=index,
