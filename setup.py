@@ -28,6 +28,9 @@ setup(
         share("config/robots", "config/robots/*.yaml"),
         share("config/cells", "config/cells/*.yaml"),
         share("examples", "examples/*"),
+        # The interface texts, for reading and writing bags without ROS (plan_verifier.resources.interfaces_dir).
+        share("interfaces/msg", "msg/msg/*.msg"),
+        share("interfaces/srv", "msg/srv/*.srv"),
     ],
     install_requires=["lark>=1.2", "pydantic>=2.6", "PyYAML>=6", "numpy>=1.26", "neo4j>=5.20", "matplotlib>=3.8", "rosbags>=0.10"],
     zip_safe=False,
@@ -35,6 +38,7 @@ setup(
         "console_scripts": [
             "plan-verify = plan_verifier.cli.main:main",
             "verifier_node = plan_verifier.ros.node:main",
+            "sim_executor = plan_verifier.ros.sim_executor:main",
         ],
     },
 )

@@ -31,6 +31,25 @@ def config_dir() -> Path:
     return candidates[0]
 
 
+def interfaces_dir() -> Path:
+    """The .msg/.srv texts of plan_verifier_interfaces (bags are read and written without ROS).
+
+    The repository's `msg/` in a checkout or editable install, else the copy
+    setup.py installs to `share/plan_verifier/interfaces`, else the built
+    `share/plan_verifier_interfaces` of this environment or of an ament prefix.
+    """
+    here = Path(__file__).resolve()
+    candidates = [here.parents[2] / "msg", Path(sys.prefix) / "share" / "plan_verifier" / "interfaces",
+                  Path(sys.prefix) / "share" / "plan_verifier_interfaces"]
+    for prefix in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
+        if prefix:
+            candidates.append(Path(prefix) / "share" / "plan_verifier_interfaces")
+    for candidate in candidates:
+        if (candidate / "srv" / "VerifyPlan.srv").is_file():
+            return candidate
+    raise ConfigError("the plan_verifier_interfaces definitions (msg/*.msg, srv/VerifyPlan.srv) were not found")
+
+
 def resolve(kind: str, name_or_path: str, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> Path:
     """A NAME resolves to `config/<kind>/NAME.yaml`; anything path-like is a file."""
     looks_like_path = os.sep in name_or_path or "/" in name_or_path or name_or_path.endswith(suffixes)

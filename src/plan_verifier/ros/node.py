@@ -28,6 +28,7 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallb
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.service_introspection import ServiceIntrospectionState
 
 from plan_verifier.resources import ConfigError
 from plan_verifier.ros import convert, qos
@@ -37,6 +38,7 @@ from plan_verifier.serving.service import Outcome, VerificationService
 from plan_verifier.serving.settings import PARAMETERS, SPECS, ParamSpec, Settings, SettingsError
 
 DIAGNOSTICS_NAME = "plan_verifier: verification"
+_INTROSPECTION = {"metadata": ServiceIntrospectionState.METADATA, "contents": ServiceIntrospectionState.CONTENTS}
 _PARAMETER_TYPE = {str: ParameterType.PARAMETER_STRING, int: ParameterType.PARAMETER_INTEGER,
                    float: ParameterType.PARAMETER_DOUBLE, bool: ParameterType.PARAMETER_BOOL}
 
@@ -102,8 +104,7 @@ class VerifierNode(LifecycleNode):
             ("lifecycle_publisher", self._feedback_pub),
             ("lifecycle_publisher", self._fallback_pub),
             ("publisher", self._diagnostics_pub),
-            ("service", self.create_service(VerifyPlan, "~/verify", self._on_verify, qos_profile=requests_qos,
-                                            callback_group=self._requests_group)),
+            ("service", self._verify_service(settings, requests_qos)),
             ("subscription", self.create_subscription(PlanRequest, "~/plan_requests", self._on_plan_request, requests_qos,
                                                       callback_group=self._requests_group)),
             ("subscription", self.create_subscription(RobotState, "~/robot_state", self._on_robot_state, qos.ROBOT_STATE)),
@@ -111,6 +112,12 @@ class VerifierNode(LifecycleNode):
         ]
         self.get_logger().info(f"configured: robot {service.robot.name}, graph {service.graph_description}, "
                                f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}")
+
+    def _verify_service(self, settings: Settings, requests_qos: Any) -> Any:
+        service = self.create_service(VerifyPlan, "~/verify", self._on_verify, qos_profile=requests_qos, callback_group=self._requests_group)
+        if settings.service_introspection != "disabled":
+            service.configure_introspection(self.get_clock(), qos.SERVICE_EVENTS, _INTROSPECTION[settings.service_introspection])
+        return service
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         result = super().on_activate(state)

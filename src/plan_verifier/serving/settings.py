@@ -55,6 +55,9 @@ def _non_empty(name: str) -> Check:
     return check
 
 
+#: Values of the service_introspection parameter (rclpy's OFF, METADATA, CONTENTS; "off" would be a YAML boolean).
+INTROSPECTION = ("disabled", "metadata", "contents")
+
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml) or a YAML file path.",
               check=_non_empty("robot")),
@@ -87,6 +90,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               bounds=(1, 10_000_000)),
     ParamSpec("drain_timeout_s", 10.0, "On deactivate, how long to wait for requests already being verified to be answered.",
               bounds=(0.0, 600.0)),
+    ParamSpec("service_introspection", "disabled", "Service introspection of ~/verify: 'contents' publishes every request and response "
+              "on ~/verify/_service_event (so a recorded bag can replay service calls), 'metadata' only who called when.",
+              constraints="disabled | metadata | contents", check=_one_of("service_introspection", INTROSPECTION)),
 )
 
 SPECS: Mapping[str, ParamSpec] = {p.name: p for p in PARAMETERS}
@@ -116,6 +122,7 @@ class Settings:
     executor_threads: int
     max_tracked_tasks: int
     drain_timeout_s: float
+    service_introspection: str
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> "Settings":

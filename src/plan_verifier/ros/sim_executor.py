@@ -1,0 +1,223 @@
+"""`sim_executor`: runs approved plans in simulation and reports the robot state, closing the loop without a robot.
+
+~/approved_actions (ApprovedActions, reliable + transient local: a late
+executor still gets the last approval) -> check the sha256 (and the robot)
+-> walk the steps (`plan_verifier.execution`), waiting out each step's
+duration on the node clock -> ~/robot_state (RobotState after every step and
+every `state_period_s`) and ~/status (ExecutionStatus). Jobs run one after
+the other in arrival order. With `use_sim_time` every wait and stamp follows
+/clock, so a simulator's clock paces the execution; `time_scale` shortens
+(or stretches) the simulated durations.
+
+Remap the topics onto the verifier's: `-r '~/approved_actions:=/plan_verifier/approved_actions'
+-r '~/robot_state:=/robot_state'` (what the verifier's launch file subscribes to; quoted, or the
+shell expands `~`).
+
+Run: `ros2 run plan_verifier sim_executor --ros-args -r ...` or
+`python -m plan_verifier.ros.sim_executor --ros-args -r ...`.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import sys
+import threading
+from typing import Any
+
+import rclpy
+from builtin_interfaces.msg import Time
+from plan_verifier_interfaces.msg import ApprovedActions, ExecutionStatus, RobotState
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
+from rclpy.duration import Duration
+from rclpy.exceptions import ParameterException
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+from std_msgs.msg import Header
+
+from plan_verifier.execution.job import Job, JobRejected, RobotPose, Timing, check_approval, prepare_job, start_pose
+from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
+from plan_verifier.graph.embedded import EmbeddedGraph
+from plan_verifier.resources import ConfigError
+from plan_verifier.robots.spec import load_robot
+from plan_verifier.ros import qos
+
+NODE_NAME = "sim_executor"
+#: Reliable, so that no step of the robot state is lost on the way to a reliable subscriber; the verifier's is best effort.
+STATE_QOS = QoSProfile(depth=10, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+STATUS_QOS = QoSProfile(depth=100, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+#: (name, default, description, lower bound) of the numeric parameters.
+_NUMBERS = (
+    ("time_scale", 1.0, "Simulated durations are multiplied by this (0.01 runs a job 100 times faster; 0 = no waiting).", 0.0),
+    ("velocity_mm_s", 250.0, "Cartesian speed of moves whose step gives none.", 1e-3),
+    ("joint_velocity_deg_s", 60.0, "Joint speed of joint moves whose step gives none.", 1e-3),
+    ("move_s", 2.0, "Duration of a move whose start or end pose is unknown.", 0.0),
+    ("stabilize_s", 0.0, "Duration of a routine without a stabilize time (step or cell).", 0.0),
+    ("command_s", 0.0, "Duration of other commands (I/O, settings).", 0.0),
+    ("state_period_s", 0.5, "Republish ~/robot_state this often (0 = only after steps); late subscribers get the state.", 0.0),
+)
+_TEXTS = (
+    ("robot", "ur10e", "Robot spec (name or path): approvals for other robots are rejected; PosJ targets use its kinematics. Empty = no check."),
+    ("cell", "weld_cell", "Cell file (name or path): poses of named positions, stabilize times, tool stands. Empty = none."),
+    ("start_position", "", "Where the robot starts; empty = the cell's initial state (else Home)."),
+    ("start_tool", "", "The tool it starts with; empty = the cell's initial state (else none)."),
+)
+_STATE = {STARTED: ExecutionStatus.STATE_RUNNING, SUCCEEDED: ExecutionStatus.STATE_SUCCEEDED, ABORTED: ExecutionStatus.STATE_ABORTED}
+
+
+class SimExecutor(Node):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(NODE_NAME, **kwargs)
+        for name, default, description in _TEXTS:
+            self.declare_parameter(name, default, ParameterDescriptor(description=description, read_only=True))
+        for name, default, description, low in _NUMBERS:
+            self.declare_parameter(name, default, ParameterDescriptor(
+                description=description, read_only=True, floating_point_range=[FloatingPointRange(from_value=low, to_value=1e6)]))
+        value = lambda name: self.get_parameter(name).value  # noqa: E731
+        self._robot = load_robot(value("robot")) if value("robot").strip() else None
+        self._cell = EmbeddedGraph.from_file(value("cell")).snapshot() if value("cell").strip() else None
+        self._timing = Timing(value("velocity_mm_s"), value("joint_velocity_deg_s"), value("move_s"), value("stabilize_s"), value("command_s"))
+        self._scale = float(value("time_scale"))
+        self._state = start_pose(self._cell, value("start_position").strip() or None, value("start_tool").strip() or None)
+        self._state_lock = threading.Lock()
+        self._jobs: queue.Queue[ApprovedActions | None] = queue.Queue()
+        self._running: tuple[Progress, Job, Any] | None = None  # the step under way, for abort()
+        self._state_pub = self.create_publisher(RobotState, "~/robot_state", STATE_QOS)
+        self._status_pub = self.create_publisher(ExecutionStatus, "~/status", STATUS_QOS)
+        self.create_subscription(ApprovedActions, "~/approved_actions", self._on_approved, qos.APPROVED)
+        if value("state_period_s") > 0:
+            self.create_timer(value("state_period_s"), self._publish_state)
+        self._worker = threading.Thread(target=self._work, name="sim_executor_jobs", daemon=True)
+        self._worker.start()
+        self._publish_state()
+        where = f"cell {self._cell.name}" if self._cell is not None else "no cell"
+        self.get_logger().info(f"ready: robot {self._robot.name if self._robot else '(any)'}, {where}, at {self._state.position} "
+                               f"holding {self._state.tool}, time_scale {self._scale:g}")
+
+    # ------------------------------------------------------------------ inputs
+    def _on_approved(self, msg: ApprovedActions) -> None:
+        try:
+            check_approval(msg.actions_yaml, sha256=msg.sha256, robot=self._robot)
+        except JobRejected as exc:
+            self.get_logger().error(f"approval {msg.correlation_id!r} rejected: {exc}")
+            self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256, message=str(exc))
+            return
+        self._status(ExecutionStatus.STATE_ACCEPTED, msg.correlation_id, msg.sha256, message=f"queued behind {self._jobs.qsize()} waiting jobs")
+        self._jobs.put(msg)
+
+    def abort(self) -> None:
+        """Report the job that is running as ABORTED (at shutdown, while the context still works)."""
+        with self._state_lock:
+            running, self._running = self._running, None
+        if running is not None and self.context.ok():
+            progress, job, began = running
+            self.get_logger().warning(f"aborted {job.correlation_id!r} during step {progress.segment.step} of {len(job.segments)}")
+            self._report(ExecutionStatus.STATE_ABORTED, progress, job, began, "the executor shut down during this step")
+            self._status_pub.wait_for_all_acked(Duration(seconds=1.0))
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End the job thread (after the context is shut down, a job waiting on the clock wakes and ends)."""
+        self._jobs.put(None)
+        self._worker.join(timeout)
+
+    # ------------------------------------------------------------------ the job thread
+    def _work(self) -> None:
+        while True:
+            msg = self._jobs.get()
+            if msg is None or not self.context.ok():
+                return
+            with self._state_lock:
+                state = self._state
+            try:
+                job = prepare_job(msg.actions_yaml, sha256=msg.sha256, correlation_id=msg.correlation_id, start=state,
+                                  cell=self._cell, robot=self._robot, timing=self._timing)
+            except JobRejected as exc:
+                self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256, message=str(exc))
+                continue
+            self.get_logger().info(f"running {msg.correlation_id!r}: {len(job.segments)} steps, {job.duration_s:.2f} s simulated")
+            began = self.get_clock().now()
+            run_job(job, state, sleep=self._sleep, report=lambda p, job=job, began=began: self._on_progress(p, job, began))
+
+    def _sleep(self, seconds: float) -> bool:
+        if seconds * self._scale <= 0:
+            return self.context.ok()
+        try:
+            return self.get_clock().sleep_for(Duration(nanoseconds=int(seconds * self._scale * 1e9)), context=self.context)
+        except Exception:  # noqa: BLE001 - the context went away during the wait (shutdown)
+            return False
+
+    def _on_progress(self, progress: Progress, job: Job, began: Any) -> None:
+        if not self.context.ok():
+            return
+        if progress.event == FINISHED:
+            with self._state_lock:
+                self._state = progress.state
+            self._publish_state()
+            return
+        with self._state_lock:
+            if progress.event == STARTED:
+                self._running = (progress, job, began)
+            else:
+                running, self._running = self._running, None
+                if progress.event == ABORTED and running is None:
+                    return  # abort() has reported it
+        self._report(_STATE[progress.event], progress, job, began, progress.segment.how if progress.event == STARTED else "")
+        if progress.event == SUCCEEDED:
+            self.get_logger().info(f"done {job.correlation_id!r}: at {progress.state.position} holding {progress.state.tool}")
+
+    def _report(self, state_code: int, progress: Progress, job: Job, began: Any, message: str) -> None:
+        segment = progress.segment
+        self._status(state_code, job.correlation_id, job.sha256, step=segment.step if segment else 0, step_count=len(job.segments),
+                     step_name=segment.name if segment else "", step_duration_s=segment.duration_s if segment else 0.0,
+                     planned_duration_s=job.duration_s, elapsed_s=(self.get_clock().now() - began).nanoseconds / 1e9,
+                     state=progress.state, message=message)
+
+    # ------------------------------------------------------------------ outputs
+    def _stamp(self) -> Time:
+        return self.get_clock().now().to_msg()
+
+    def _publish_state(self) -> None:
+        with self._state_lock:
+            state = self._state
+        if self.context.ok():
+            self._state_pub.publish(RobotState(header=Header(stamp=self._stamp()), position=state.position, tool=state.tool))
+
+    def _status(self, state_code: int, correlation_id: str, sha256: str, *, state: RobotPose | None = None, **fields: Any) -> None:
+        if state is None:
+            with self._state_lock:
+                state = self._state
+        self._status_pub.publish(ExecutionStatus(header=Header(stamp=self._stamp()), correlation_id=correlation_id, sha256=sha256,
+                                                 state=state_code, position=state.position, tool=state.tool, **fields))
+
+
+def main(args: list[str] | None = None) -> int:
+    # Ctrl-C and SIGTERM become KeyboardInterrupt here (not rclpy's handlers, which would shut the
+    # context down at once): a running job is then reported ABORTED before the context goes.
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        node = SimExecutor()
+    except (ConfigError, ParameterException) as exc:  # a bad robot or cell, a parameter of the wrong type or out of range
+        print(f"sim_executor: error: {exc}", file=sys.stderr)
+        rclpy.try_shutdown()
+        return 2
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    try:
+        while rclpy.ok():
+            executor.spin_once(timeout_sec=0.2)  # returns to Python regularly, so a signal is seen
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.abort()
+        rclpy.try_shutdown()  # wakes a job waiting on the clock
+        node.stop()
+        executor.shutdown()
+        node.destroy_node()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
