@@ -225,3 +225,17 @@ def test_live_settings(service):
     service.level = "BASIC"
     assert service.handle(VerifyRequest(plan=APPROVED)).report.level == "BASIC"
     assert service.handle(VerifyRequest(plan=APPROVED, level="full")).report.level == "FULL"
+
+
+def test_semantic_grader_settings_reach_the_verifier(tmp_path):
+    # semantic_grader=llm without an endpoint: the semantic stage cannot run, says so, and the
+    # deterministic verdict stands (seed 004 §4.4); with rule_check the same request is judged.
+    llm = make(tmp_path, semantic_grader="llm", llm_url="")
+    outcome = llm.handle(VerifyRequest(plan=APPROVED, correlation_id="sem-1", level="FULL", instruction="Pick up the box and place it at B"))
+    report = json.loads(outcome.report_json)
+    assert report["outcome"] == "UNKNOWN" and "tool_failure" in report["reason_codes"]
+    assert any(f["rule_id"] == "R-SEM-000" and "no llm_url" in f["message"] for f in report["findings"])
+    rule_check = make(tmp_path / "rc", semantic_grader="rule_check")
+    judged = json.loads(rule_check.handle(VerifyRequest(plan=APPROVED, correlation_id="sem-2", level="FULL",
+                                                        instruction="Pick up the box and place it at B")).report_json)
+    assert not any(f["rule_id"] == "R-SEM-000" for f in judged["findings"])

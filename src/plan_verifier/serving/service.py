@@ -113,7 +113,8 @@ class VerificationService:
             self.stats = ServiceStats()
             if self._graph is not None and not self.probe_graph():
                 raise ConfigError(f"knowledge graph unreachable ({self.graph_description}): {self.stats.snapshot().graph_message}")
-            self._verifier = Verifier(self.robot, graph=self._graph, profile=settings.profile, level=settings.level)
+            self._verifier = Verifier(self.robot, graph=self._graph, profile=settings.profile, level=settings.level,
+                                      options=settings.verifier_options())
             self.level = settings.level
             self._ledger = AttemptLedger(settings.max_plan_attempts, settings.max_tracked_tasks)
             self._start = StartStateSource(settings.robot_state_db or None)

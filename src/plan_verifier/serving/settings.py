@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from plan_verifier.pipeline import LEVELS, PROFILES
+from plan_verifier.semantic import GRADERS, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S
 
 Check = Callable[[Any], "str | None"]
 
@@ -90,6 +91,14 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               bounds=(1, 10_000_000)),
     ParamSpec("drain_timeout_s", 10.0, "On deactivate, how long to wait for requests already being verified to be answered.",
               bounds=(0.0, 600.0)),
+    ParamSpec("semantic_grader", "rule_check", "Grader of the semantic stage (level FULL, requests with an instruction): rule_check "
+              "(deterministic, no model) or llm (rule_check plus an OpenAI-compatible model at llm_url, which can only add findings).",
+              constraints="rule_check | llm", check=_one_of("semantic_grader", GRADERS)),
+    ParamSpec("llm_url", "", "Chat-completions endpoint of the llm grader (http://host:port/v1/chat/completions); "
+              "the API key comes only from the environment variable PLAN_VERIFIER_LLM_API_KEY."),
+    ParamSpec("llm_model", LLM_DEFAULT_MODEL, "Model name sent to llm_url.", check=_non_empty("llm_model")),
+    ParamSpec("llm_timeout_s", LLM_DEFAULT_TIMEOUT_S, "Timeout of one llm request; on timeout the semantic stage is UNKNOWN "
+              "and the deterministic verdict stands.", bounds=(0.1, 300.0)),
     ParamSpec("service_introspection", "disabled", "Service introspection of ~/verify: 'contents' publishes every request and response "
               "on ~/verify/_service_event (so a recorded bag can replay service calls), 'metadata' only who called when.",
               constraints="disabled | metadata | contents", check=_one_of("service_introspection", INTROSPECTION)),
@@ -122,7 +131,16 @@ class Settings:
     executor_threads: int
     max_tracked_tasks: int
     drain_timeout_s: float
+    semantic_grader: str
+    llm_url: str
+    llm_model: str
+    llm_timeout_s: float
     service_introspection: str
+
+    def verifier_options(self) -> dict[str, Any]:
+        """The Verifier options these settings select (the semantic grader)."""
+        return {"semantic_grader": self.semantic_grader, "llm_url": self.llm_url or None,
+                "llm_model": self.llm_model, "llm_timeout_s": self.llm_timeout_s}
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> "Settings":
