@@ -176,7 +176,8 @@ def build_timeline(plan: Plan, robot: RobotSpec) -> Timeline:
         if move_after is not None and next_action_step is not None and move_after.step.index > next_action_step:
             move_after = None
         stop = min(i for i in (move_after.step.index if move_after else None, next_action_step, len(plan.steps) + 1) if i is not None)
-        delay = next((s for s in plan.steps[step.index : stop - 1] if s.command == "Delay"), None)
+        steps = plan.steps
+        delay = next((steps[i] for i in range(step.index, stop - 1) if steps[i].command == "Delay"), None)
         actions.append(
             GripperAction(
                 step=step,
