@@ -43,10 +43,14 @@ class PlannerClient(Node):
         # this client's answer among the others' (see plan_verifier.ros.qos).
         self._client = self.create_client(VerifyPlan, service, qos_profile=qos.CLIENT)
         self._service = service
+        self._ready = False
 
     def verify(self, plan: str, correlation_id: str, timeout: float = 30.0) -> VerifyPlan.Response:
-        if not self._client.wait_for_service(timeout_sec=timeout):
+        # The first call also waits for the server to match this client's response reader.
+        ready = self._ready or qos.wait_until_ready(self._client, timeout)
+        if not ready:
             raise RuntimeError(f"{self._service} is not available; is the verifier node running and active?")
+        self._ready = True
         future = self._client.call_async(VerifyPlan.Request(correlation_id=correlation_id, plan=plan))
         rclpy.spin_until_future_complete(self, future, timeout_sec=timeout)
         if future.result() is None:

@@ -24,7 +24,7 @@ def main() -> int:
     rclpy.init()
     node = rclpy.create_node(f"load_client_{index}")
     client = node.create_client(VerifyPlan, service, qos_profile=qos.CLIENT)
-    if not client.wait_for_service(timeout_sec=60):
+    if not qos.wait_until_ready(client, 60):
         print(json.dumps({"error": "service not available"}), flush=True)
         return 2
     for i in range(count):

@@ -54,7 +54,19 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[Any] = []
+        self.subscription: Any = None
         self._cv = threading.Condition()
+
+    def wait_matched(self, timeout: float = 20.0) -> bool:
+        """Wait until a publisher is matched, plus the settle time for the publisher to match us back.
+
+        The topics it guards are volatile: what a publisher sends before it has
+        matched this subscription is lost for good.
+        """
+        if not wait_until(lambda: self.subscription.get_publisher_count() > 0, timeout):
+            return False
+        time.sleep(qos.DISCOVERY_SETTLE_S)
+        return True
 
     def put(self, msg: Any) -> None:
         with self._cv:
@@ -92,13 +104,15 @@ class RosSide:
         self._thread.start()
         self._clients: dict[tuple[Any, str], Any] = {}
 
-    def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0) -> Any:
-        key = (srv_type, name)
+    def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *, server: NodeProcess) -> Any:
+        """One client per server process: a node restarted under the same name must match a new client (qos.wait_until_ready)."""
+        key = (srv_type, name, server.proc.pid)
         if key not in self._clients:
-            self._clients[key] = self.node.create_client(srv_type, name, qos_profile=qos.CLIENT)
+            client = self.node.create_client(srv_type, name, qos_profile=qos.CLIENT)
+            if not qos.wait_until_ready(client, timeout):
+                raise AssertionError(f"service {name} not available")
+            self._clients[key] = client
         client = self._clients[key]
-        if not client.wait_for_service(timeout_sec=timeout):
-            raise AssertionError(f"service {name} not available")
         done = threading.Event()
         future = client.call_async(request)
         future.add_done_callback(lambda _: done.set())
@@ -108,7 +122,7 @@ class RosSide:
 
     def subscribe(self, msg_type: Any, topic: str, qos: QoSProfile | int = 100) -> Inbox:
         inbox = Inbox()
-        self.node.create_subscription(msg_type, topic, inbox.put, qos)
+        inbox.subscription = self.node.create_subscription(msg_type, topic, inbox.put, qos)
         return inbox
 
     def close(self) -> None:
@@ -188,11 +202,11 @@ class NodeProcess:
 
 
 def change_state(ros: RosSide, node: NodeProcess, transition: int) -> bool:
-    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition))).success
+    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition)), server=node).success
 
 
 def get_state(ros: RosSide, node: NodeProcess) -> str:
-    return ros.call(GetState, node.service("get_state"), GetState.Request()).current_state.label
+    return ros.call(GetState, node.service("get_state"), GetState.Request(), server=node).current_state.label
 
 
 def bring_up(ros: RosSide, node: NodeProcess) -> None:
@@ -201,7 +215,7 @@ def bring_up(ros: RosSide, node: NodeProcess) -> None:
 
 
 def verify(ros: RosSide, node: NodeProcess, plan: str, timeout: float = 30.0, **fields: Any) -> VerifyPlan.Response:
-    return ros.call(VerifyPlan, node.service("verify"), VerifyPlan.Request(plan=plan, **fields), timeout=timeout)
+    return ros.call(VerifyPlan, node.service("verify"), VerifyPlan.Request(plan=plan, **fields), timeout=timeout, server=node)
 
 
 def example(name: str) -> str:

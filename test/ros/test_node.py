@@ -45,11 +45,13 @@ def node(ros, tmp_path_factory):  # noqa: F811
 
 @pytest.fixture(scope="module")
 def outputs(ros, node):  # noqa: F811
-    return {
+    inboxes = {
         "approved": ros.subscribe(ApprovedActions, node.service("approved_actions"), LATCHED),
         "feedback": ros.subscribe(VerificationFeedback, node.service("feedback")),
         "fallback": ros.subscribe(VerificationFeedback, node.service("fallback")),
     }
+    assert all(inbox.wait_matched() for inbox in inboxes.values()), node.log()
+    return inboxes
 
 
 def audit(node: NodeProcess, correlation_id: str) -> list[dict]:
@@ -261,14 +263,14 @@ def test_invalid_utf8_in_string_fields_never_crashes_the_node(ros, node, outputs
 
 def test_parameters_are_described_validated_and_read_only_where_it_matters(ros, node):  # noqa: F811
     described = ros.call(DescribeParameters, node.service("describe_parameters"),
-                         DescribeParameters.Request(names=["robot", "max_plan_attempts", "level"])).descriptors
+                         DescribeParameters.Request(names=["robot", "max_plan_attempts", "level"]), server=node).descriptors
     assert [d.read_only for d in described] == [True, False, False]
     assert all(d.description for d in described)
     assert (described[1].integer_range[0].from_value, described[1].integer_range[0].to_value) == (1, 100)
 
     def set_param(name, value: ParameterValue):
         return ros.call(SetParameters, node.service("set_parameters"),
-                        SetParameters.Request(parameters=[Parameter(name=name, value=value)])).results[0]
+                        SetParameters.Request(parameters=[Parameter(name=name, value=value)]), server=node).results[0]
 
     assert not set_param("robot", ParameterValue(type=ParameterType.PARAMETER_STRING, string_value="ur5e")).successful
     refused = set_param("level", ParameterValue(type=ParameterType.PARAMETER_STRING, string_value="EXTREME"))
@@ -341,6 +343,7 @@ def test_stamps_follow_a_published_clock(ros, start_node):  # noqa: F811
         approved = ros.subscribe(ApprovedActions, node.service("approved_actions"), LATCHED)
         feedback = ros.subscribe(VerificationFeedback, node.service("feedback"))
         diagnostics = ros.subscribe(DiagnosticArray, "/diagnostics")
+        assert feedback.wait_matched(), node.log()
 
         def simulated(stamp) -> bool:
             return start_ns <= stamp.sec * 10**9 + stamp.nanosec <= start_ns + 3600 * 10**9

@@ -66,6 +66,7 @@ def drive(ros, node: NodeProcess) -> None:  # noqa: F811
     feedback = ros.subscribe(VerificationFeedback, node.service("feedback"))
     approved = ros.subscribe(ApprovedActions, node.service("approved_actions"), LATCHED)
     assert wait_until(lambda: requests.get_subscription_count() >= 2 and states.get_subscription_count() >= 2)
+    assert feedback.wait_matched() and approved.wait_matched()
     answers = [0]
 
     def publish(plan: str, **fields) -> None:

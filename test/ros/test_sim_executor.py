@@ -101,7 +101,7 @@ def test_closed_loop_the_executed_state_is_the_next_start_state(ros, start_node,
     executor = executors(node.namespace, node.service("approved_actions"), node.robot_state_topic, "time_scale:=0.01", "state_period_s:=0.2")
     status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
     states = ros.subscribe(RobotState, node.robot_state_topic)
-    assert wait_until(lambda: states.matching(lambda m: m.position == "Home")), executor.log()
+    assert wait_until(lambda: states.matching(lambda m: m.position == "Home")) and status.wait_matched(), executor.log()
     before = verify(ros, node, KEEPS_THE_WELDER, correlation_id=unique("before"))
     assert not before.approved and "R-GRF-005" in {f.rule_id for f in before.findings}  # at Home, empty wrist
 
@@ -143,7 +143,7 @@ def test_changed_steps_and_other_robots_are_rejected(ros, executors):  # noqa: F
     approvals = ros.node.create_publisher(ApprovedActions, f"{namespace}/approvals", LATCHED)
     executor = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0")
     status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
-    assert wait_until(lambda: approvals.get_subscription_count() > 0), executor.log()
+    assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), executor.log()
     tampered = _approval(WELD_JOB, "tampered")
     tampered.actions_yaml = tampered.actions_yaml.replace("Pos_1", "Pos_2")
     approvals.publish(tampered)
@@ -175,6 +175,7 @@ def test_execution_follows_the_simulation_clock(ros, executors):  # noqa: F811
                              "state_period_s:=0.0", remaps=[f"/clock:={namespace}/clock"])
         status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
         assert wait_until(lambda: approvals.get_subscription_count() > 0 and clock.get_subscription_count() > 0), executor.log()
+        assert status.wait_matched(), executor.log()
 
         def on_sim_time() -> bool:  # a rejected probe's status is stamped with the executor's clock
             probe = _approval(KEEPS_THE_WELDER, unique("probe"), robot="ur5e")
@@ -207,7 +208,7 @@ def test_a_job_cut_short_by_shutdown_is_reported_aborted(ros, executors):  # noq
                          remaps=(f"/clock:={namespace}/no_clock",))
     status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
     try:
-        assert wait_until(lambda: approvals.get_subscription_count() > 0), executor.log()
+        assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), executor.log()
         approvals.publish(_approval(WELD_JOB, "cut-short"))
         status.wait_for(lambda m: m.correlation_id == "cut-short" and m.state == ExecutionStatus.STATE_RUNNING)
         assert executor.stop() == 0, executor.log()

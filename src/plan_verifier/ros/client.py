@@ -25,7 +25,7 @@ def call_verify(request: VerifyRequest, *, service: str, timeout: float) -> Veri
         node = rclpy.create_node(f"plan_verify_call_{os.getpid()}", context=context)
         client = node.create_client(VerifyPlan, service, qos_profile=qos.CLIENT)
         deadline = time.monotonic() + timeout
-        if not client.wait_for_service(timeout_sec=timeout):
+        if not qos.wait_until_ready(client, timeout):
             raise CallError(f"service {service} is not available (is the node running and configured?)")
         msg = VerifyPlan.Request(
             correlation_id=request.correlation_id, plan=request.plan, plan_format=request.plan_format,

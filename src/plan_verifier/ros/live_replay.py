@@ -98,7 +98,7 @@ def _wait_for_node(traffic: Traffic, recorder: BagRecorder, requests_pub: Any, s
         raise LiveReplayError(f"no verifier node publishes {topics.feedback} (is {topics.node} running and configured?)")
     if "topic" in sources and not until(lambda: requests_pub.get_subscription_count() > 0):
         raise LiveReplayError(f"nobody subscribes to {topics.plan_requests} (is {topics.node} running and configured?)")
-    if "service" in sources and not client.wait_for_service(timeout_sec=max(0.0, deadline - time.monotonic())):
+    if "service" in sources and not qos.wait_until_ready(client, max(0.0, deadline - time.monotonic())):
         raise LiveReplayError(f"service {topics.verify} is not available (is {topics.node} running and configured?)")
     if state_pub is not None and traffic.states and not until(lambda: state_pub.get_subscription_count() > 0):
         result.notes.append(f"nobody subscribes to {traffic.contents.robot_state_topic}: start states may differ from the recording")

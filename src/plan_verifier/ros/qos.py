@@ -8,11 +8,24 @@ out of its history before it takes it: the request is verified and logged,
 but the answer never arrives. Clients of ~/verify therefore keep a deeper
 history (`CLIENT_QOS`); the node's own request queue is deep for the same
 reason (`request_queue_depth`).
+
+A second loss happens right after discovery: `wait_for_service` returns as
+soon as the client sees the server, but the server may not yet have matched
+the client's response reader; rmw_fastrtps waits 100 ms for that match and
+then drops the response (ros2/rmw_fastrtps#467). On a busy machine matching
+takes longer, so a new client waits `DISCOVERY_SETTLE_S` before its first
+call (`wait_until_ready`).
 """
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+#: How long a new client lets the server match its response reader before the first call.
+DISCOVERY_SETTLE_S = 1.0
 
 #: ~/approved_actions: an executor that starts late still gets the last approval.
 APPROVED = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
@@ -35,3 +48,11 @@ def requests(depth: int) -> QoSProfile:
     """~/verify and ~/plan_requests: reliable, nothing dropped until `depth` requests wait."""
     return QoSProfile(depth=depth, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.VOLATILE)
+
+
+def wait_until_ready(client: Any, timeout: float) -> bool:
+    """`wait_for_service`, then the settle time a new client needs (see the module documentation)."""
+    if not client.wait_for_service(timeout_sec=timeout):
+        return False
+    time.sleep(DISCOVERY_SETTLE_S)
+    return True
