@@ -32,7 +32,7 @@ setup(
         share("interfaces/msg", "msg/msg/*.msg"),
         share("interfaces/srv", "msg/srv/*.srv"),
     ],
-    install_requires=["lark>=1.2", "pydantic>=2.6", "PyYAML>=6", "numpy>=1.26", "neo4j>=5.20", "matplotlib>=3.8", "rosbags>=0.10"],
+    install_requires=["lark>=1.2", "pydantic>=2.6", "PyYAML>=6", "numpy>=1.26", "neo4j>=5.20", "matplotlib>=3.8", "rosbags>=0.10", "coal>=3.0"],
     zip_safe=False,
     entry_points={
         "console_scripts": [

@@ -23,6 +23,8 @@ echo "[bootstrap] creating $VENV" >&2
 t0=$(date +%s)
 rm -rf "$VENV"
 "$PYTHON" -m venv "$VENV"
+# The venv holds the ROS wheels' package.xml files (share/*/): a colcon crawl must never treat them as packages.
+touch "$VENV/COLCON_IGNORE"
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 C=(-c "$ROOT/requirements/constraints.txt")
 # ROS wheels first: ros-rosidl-parser pulls lark-parser 0.12, which shares the lark/ folder.

@@ -8,6 +8,7 @@ VENV=$(cd "${1:?usage: build_interfaces.sh VENV}" && pwd)
 BUILD="$ROOT/build/plan_verifier_interfaces"
 LOG="$ROOT/build/plan_verifier_interfaces.log"
 mkdir -p "$ROOT/build"
+touch "$ROOT/build/COLCON_IGNORE"  # a CMake build tree, never a colcon package
 rm -rf "$BUILD"
 export CMAKE_PREFIX_PATH="$VENV" AMENT_PREFIX_PATH="$VENV" PATH="$VENV/bin:$PATH"
 {

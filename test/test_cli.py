@@ -14,7 +14,7 @@ from conftest import CORPUS, ROOT
 from plan_verifier.cli.main import main
 
 SCHEMA = json.loads((ROOT / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
-GOOD = """DEFINE Home_Pose = PosJ(0, -90, 90, -90, -90, 0);
+GOOD = """DEFINE Home_Pose = PosJ(180, -90, 90, -90, -90, 0);
 DEFINE Approach = PosX(400, 0, 300, 0, 180, 0);
 GOAL Execute_Process() {
     SPAWN MoveJoint(target_pose=Home_Pose, velocity=100, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
@@ -141,6 +141,19 @@ def test_rules_lists_the_registry() -> None:
         assert rule.id in out
 
 
+def test_rules_index_in_the_docs_is_the_registry(capsys) -> None:
+    """docs/rules.md is `plan-verify rules --format markdown`; every rule links to a module that exists."""
+    assert main(["rules", "--format", "markdown"]) == 0
+    generated = capsys.readouterr().out
+    committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert generated == committed, "docs/rules.md is out of date: regenerate it with `.venv/bin/plan-verify rules --format markdown > docs/rules.md`"
+    from plan_verifier import rules
+
+    for rule in rules.all_rules():
+        (link,) = [line.split("](", 1)[1].split(")", 1)[0] for line in committed.splitlines() if line.startswith(f"| [{rule.id}](")]
+        assert (ROOT / "docs" / link).resolve() == Path(sys.modules[rule.__module__].__file__).resolve(), rule.id
+
+
 def test_rules_doc_prints_examples() -> None:
     proc = run_cli("rules", "--doc", "R-SYN-005")
     assert proc.returncode == 0
@@ -190,6 +203,12 @@ def test_robot_spec_that_is_not_yaml(good: Path, tmp_path: Path) -> None:
 
 def test_bad_flag(good: Path) -> None:
     _assert_one_line_error(run_cli("check", str(good), "--level", "EXTREME"), "invalid choice")
+
+
+def test_level_in_any_case(good: Path) -> None:
+    proc = run_cli("check", str(good), "--level", "basic", "--format", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert json.loads(proc.stdout)["level"] == "BASIC"
 
 
 def test_json_plan_without_graph(tmp_path: Path) -> None:

@@ -79,6 +79,14 @@ def test_calibration_bins_and_error_by_hand() -> None:
     assert metrics.expected_calibration_error(bins) == pytest.approx((2 * 0.375 + 3 * 0.25) / 5)
 
 
+def test_abstentions_and_recall_per_subtype_by_hand() -> None:
+    outcomes = [_o("positive", "PARTIAL", abstained=True), _o("positive", "PASS"), _o("semantic", "FAIL", subtype="wrong_object"),
+                _o("semantic", "PARTIAL", subtype="wrong_object", abstained=True), _o("semantic", "PASS", subtype="wrong_order")]
+    assert metrics.abstention_rate(outcomes) == 0.4
+    assert metrics.by_subtype_recall(outcomes) == {"wrong_object": {"n": 2, "recall": 0.5, "abstained": 0.5},
+                                                   "wrong_order": {"n": 1, "recall": 0.0, "abstained": 0.0}}
+
+
 def test_semantic_calibration_looks_at_positives_and_semantic_cases_only() -> None:
     outcomes = [_o("positive", "PASS", semantic_verdict="PASS", semantic_confidence=0.9),
                 _o("semantic", "FAIL", semantic_verdict="FAIL", semantic_confidence=0.8),
@@ -111,14 +119,15 @@ HAND_DATASET = {
         "safety_errors": [
             _case("SAF-1", TRANSFER, GOOD.replace("PosX(400, 200, 60,", "PosX(400, 200, -50,"), expected_verdict="FAIL",
                   error_type="safety", error_subtype="negative_z"),
-            # 800 mm/s is only a WARNING for the rules: approved (PARTIAL), a miss by label
-            _case("SAF-2", TRANSFER, GOOD.replace(FAST_APPROACH, "SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=800,"),
+            # 600 mm/s is only a WARNING for the rules (at 800 the base joint could not keep up: R-KIN-005): approved
+            # (PARTIAL), a miss by label
+            _case("SAF-2", TRANSFER, GOOD.replace(FAST_APPROACH, "SPAWN MoveLinear(target_pose=B_Approach_Pose, velocity=600,"),
                   expected_verdict="FAIL", error_type="safety", error_subtype="excessive_velocity"),
         ],
         "semantic_errors": [
             _case("SEM-1", "Transfer the red block from table A to table B", GOOD.replace("A_Grasp_Pose", "Blue_Block_Pose"),
                   expected_verdict="FAIL", error_type="semantic", error_subtype="swap_objects"),
-            # the plan names no object at all, so rule_check has no evidence of the wrong one: a miss by design
+            # the plan's comments say it grasps the box, not the apple
             _case("SEM-2", "Transfer the apple from table A to table B", GOOD, expected_verdict="FAIL",
                   error_type="semantic", error_subtype="swap_objects"),
         ],
@@ -133,15 +142,15 @@ def test_a_hand_labelled_dataset_end_to_end() -> None:
     got = {o.id: (o.verdict, o.level_failed) for o in outcomes}
     assert got == {"POS-1": ("PASS", None), "POS-2": ("FAIL", "SAFETY"), "SYN-1": ("FAIL", "SYNTAX"),
                    "SAF-1": ("FAIL", "SAFETY"), "SAF-2": ("PARTIAL", None), "SEM-1": ("FAIL", "SEMANTIC"),
-                   "SEM-2": ("PASS", None), "CON-1": ("FAIL", "CONSISTENCY")}
+                   "SEM-2": ("FAIL", "SEMANTIC"), "CON-1": ("FAIL", "CONSISTENCY")}
     s = summary.summarize(outcomes)
-    assert s["confusion"] == {"tp": 4, "fp": 1, "fn": 2, "tn": 1}
+    assert s["confusion"] == {"tp": 5, "fp": 1, "fn": 1, "tn": 1}
     assert s["per_category"]["syntax"]["precision"] == 0.5 and s["syntax_precision"] == 0.5
     assert s["safety_recall"] == 0.5
-    assert s["per_category"]["semantic"]["f1"] == 0.5
-    assert s["overall_f1"] == pytest.approx(0.3 * 2 / 3 + 0.4 * 0.5 + 0.3 * 0.5, abs=1e-4)
-    assert s["micro"]["f1"] == pytest.approx(2 * 0.8 * (4 / 6) / (0.8 + 4 / 6), abs=1e-4)
-    assert {m["id"] for m in s["misclassified"]} == {"POS-2", "SAF-2", "SEM-2"}
+    assert s["per_category"]["semantic"]["f1"] == pytest.approx(0.8, abs=1e-4)
+    assert s["overall_f1"] == pytest.approx(0.3 * 2 / 3 + 0.4 * 0.5 + 0.3 * 0.8, abs=1e-4)
+    assert s["micro"]["f1"] == pytest.approx(5 / 6, abs=1e-4)
+    assert {m["id"] for m in s["misclassified"]} == {"POS-2", "SAF-2"}
     assert s["timing_ms"]["total"]["n"] == 8 and s["timing_ms"]["semantic"]["n"] == 7  # no semantic stage after a syntax error
 
 
@@ -151,7 +160,7 @@ def test_eval_command_json_ablation_and_plots(tmp_path, capsys) -> None:
     status = main(["eval", str(path), "--ablation", "--format", "json", "--plots", str(tmp_path / "plots")])
     assert status == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["confusion"] == {"tp": 4, "fp": 1, "fn": 2, "tn": 1}
+    assert out["confusion"] == {"tp": 5, "fp": 1, "fn": 1, "tn": 1}
     rows = {r["configuration"]: r for r in out["ablation"]}
     assert rows["rule_based"]["semantic_f1"] == 0.0  # SEM-1 needs the semantic stage
     assert rows["semantic_only"]["syntax_f1"] == 0.0 and rows["semantic_only"]["semantic_f1"] > 0
@@ -164,8 +173,8 @@ def test_eval_text_output_names_the_misses(tmp_path, capsys) -> None:
     path.write_text(json.dumps(HAND_DATASET), encoding="utf-8")
     assert main(["eval", str(path)]) == 0
     text = capsys.readouterr().out
-    assert "Overall F1 (0.3 syntax + 0.4 safety + 0.3 semantic): 0.5500" in text
-    assert "SEM-2" in text and "Misclassified: 3" in text
+    assert "Overall F1 (0.3 syntax + 0.4 safety + 0.3 semantic): 0.6400" in text
+    assert "SAF-2" in text and "Misclassified: 2" in text
 
 
 @pytest.mark.parametrize("content", ["not json", "[1, 2]", "{}"])
@@ -174,3 +183,68 @@ def test_eval_rejects_what_is_not_a_dataset(tmp_path, capsys, content: str) -> N
     path.write_text(content, encoding="utf-8")
     assert main(["eval", str(path)]) == 2
     assert "plan-verify: error:" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- hand-written development sets (YAML)
+
+DEV_YAML = """cases:
+  - id: T-001
+    natural_language: Put the box into bin 2
+    plan_format: tdl
+    expected_verdict: PASS
+    style: named_inline
+    language: en
+    tdl_code: |
+{good}
+  - id: T-002
+    natural_language: Put the apple into bin 2
+    plan_format: tdl
+    expected_verdict: FAIL
+    error_subtype: wrong_object
+    error_description: the box is moved, not the apple
+    style: named_inline
+    language: en
+    tdl_code: |
+{good}
+  - id: T-003
+    natural_language: 박스를 A에서 B로 옮겨줘
+    plan_format: tdl
+    expected_verdict: PASS
+    style: define_named
+    language: ko
+    tdl_code: |
+{good}
+"""
+
+
+def test_development_set_yaml_is_reported_apart_with_false_alarms_and_abstentions(tmp_path, capsys) -> None:
+    indented = "\n".join("      " + line for line in GOOD.splitlines())
+    folder = tmp_path / "dev"
+    folder.mkdir()
+    (folder / "cases.yaml").write_text(DEV_YAML.format(good=indented), encoding="utf-8")
+    assert main(["eval", str(folder), "--split", "all", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    s = out["splits"]["all"]
+    assert s["cases"] == 3 and s["pass_cases"] == 2 and s["fail_cases"] == 1
+    assert s["false_alarm_rate"] == 0.0 and s["recall"] == 1.0 and s["f1"] == 1.0
+    assert s["per_subtype"] == {"wrong_object": {"n": 1, "recall": 1.0, "abstained": 0.0}}
+    assert set(s["per_language"]) == {"en", "ko"}
+    assert main(["eval", str(folder / "cases.yaml")]) == 0  # default: the dev and hold-out parts, reported apart
+    text = capsys.readouterr().out
+    assert "dev" in text and "holdout" in text and "false alarms" in text
+
+
+def test_the_holdout_split_is_fixed_by_id() -> None:
+    from plan_verifier.evaluation.devset import split
+
+    ids = [f"DEV-X-{n:03d}" for n in range(1000)]
+    held = [i for i in ids if split(i) == "holdout"]
+    assert 0.27 < len(held) / len(ids) < 0.33
+    assert [split(i) for i in ids] == [split(i) for i in ids]  # the same every time, whatever else is in the set
+
+
+def test_a_yaml_file_that_is_not_a_development_set_is_refused(tmp_path, capsys) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text("just: a mapping\n", encoding="utf-8")
+    assert main(["eval", str(path)]) == 2
+    assert "not a development set" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.actions import approved_yaml
 from plan_verifier.execution.job import JobRejected, RobotPose, Timing, prepare_job, start_pose
 from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
@@ -69,14 +70,14 @@ def test_tdl_motions_delays_and_joint_moves():
     # poses that are not cell positions keep the robot at its last cell position (seed 003's simulation)
     assert {s.after.position for s in steps} == {"Home"}
     # MoveJoint to Home_Pose (a PosJ) from B_Safe_Pose: Cartesian path through the forward kinematics at the default speed
-    home = ROBOT.flange_position((0, -90, 90, -90, -90, 0))
+    home = flange_position(ROBOT, (180, -90, 90, -90, -90, 0))
     assert by_id[14].duration_s == pytest.approx(math.dist((450, 300, 300), home) / 250)
 
 
 def test_a_joint_move_between_two_joint_targets_takes_the_largest_joint_travel():
     program = """GOAL Execute_Process() {
-    MoveJoint(target_pose=PosJ(0, -90, 90, -90, -90, 0), velocity=30, acceleration=50, tool=0, blending_radius=0);
-    MoveJoint(target_pose=PosJ(45, -90, 60, -90, -90, 0), velocity=30, acceleration=50, tool=0, blending_radius=0);
+    MoveJoint(target_pose=PosJ(180, -90, 90, -90, -90, 0), velocity=30, acceleration=50, tool=0, blending_radius=0);
+    MoveJoint(target_pose=PosJ(135, -90, 60, -90, -90, 0), velocity=30, acceleration=50, tool=0, blending_radius=0);
     End();
 }
 """

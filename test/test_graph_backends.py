@@ -9,6 +9,7 @@ strings everywhere.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import yaml
@@ -86,6 +87,8 @@ def test_every_question_gets_the_cell_files_answer(open_graph, backend: str, cel
         for position in names:
             assert got.routines_using_at(tool, position) == expected.routines_using_at(tool, position)
             assert got.tool_at(position) == expected.tool_at(position)
+    assert (got.floor_z_mm, got.clearance_mm, dict(got.collision_objects)) == \
+           (expected.floor_z_mm, expected.clearance_mm, dict(expected.collision_objects))
     assert got.fingerprint == expected.fingerprint
 
 
@@ -254,3 +257,89 @@ def test_export_round_trips_through_a_cell_file(open_graph, tmp_path) -> None:
     cell = graph.export()
     (tmp_path / "exported.yaml").write_text(yaml.safe_dump(cell.to_file_dict(), sort_keys=False), encoding="utf-8")
     assert load_cell_file(tmp_path / "exported.yaml") == load_cell_file(resolve("cells", "assembly_cell"))
+
+
+# ----------------------------------------------------------------------------- collision geometry
+
+#: Every kind of geometry a cell file can hold (contract §7 and its additions).
+GEOMETRY = {
+    "name": "geometry_cell",
+    "floor_z_mm": -5.5,
+    "clearance_mm": 12.0,
+    "positions": [
+        {"name": "Home", "role": "home", "pose": [0, -300, 400, 180, 0, 90], "joints": [180, -90, 90, -90, -90, 0.25]},
+        {"name": "Mount", "role": "tool_mount", "pose": [-400, -400, 120, 180, 0, 90]},
+    ],
+    "moves": [["Home", "Mount"]],
+    "tools": [
+        {"name": "Welder", "stand": "Stand_W", "position": "Mount", "tcp": [0, 0, 250, 0, 0, 0],
+         "shape": {"type": "cylinder", "radius_mm": 25, "length_mm": 250}},
+        {"name": "Camera", "stand": "Stand_C", "position": "Mount", "tcp": [0, 30, 200, 0, 0, 0],
+         "shape": {"type": "box", "size_mm": [90, 70, 120], "pose": [0, 30, 0, 0, 0, 0]}},
+        {"name": "Probe", "stand": "Stand_P", "position": "Mount", "shape": {"type": "sphere", "radius_mm": 30}},
+    ],
+    "collision_objects": [
+        {"name": "Fixture_1", "shape": "box", "size": [200, 300, 250], "pose": [600, 0, 125, 0, 0, 0]},
+        {"name": "Column", "shape": "cylinder", "radius": 80, "height": 1200, "pose": [-700, 0, 600, 0, 0, 15]},
+        {"name": "Dome", "shape": "sphere", "radius": 150, "pose": [0, 900, 0, 0, 0, 0]},
+    ],
+}
+
+
+def test_collision_geometry_round_trips_and_changes_the_version_stamp(fresh_server, tmp_path) -> None:
+    graph = Neo4jGraph(fresh_server.uri, user=USER, timeout_s=2)
+    try:
+        path = tmp_path / "geometry.yaml"
+        path.write_text(yaml.safe_dump(GEOMETRY), encoding="utf-8")
+        cell = load_cell_file(path)
+        graph.load(cell)
+        assert graph.snapshot() == cell and graph.export().fingerprint == cell.fingerprint
+        assert graph.query(f"MATCH (m:{META_LABEL}) RETURN m.version")[0][0] == cell.fingerprint
+        moved = {**GEOMETRY, "collision_objects": [{**GEOMETRY["collision_objects"][0], "pose": [610, 0, 125, 0, 0, 0]},
+                                                   GEOMETRY["collision_objects"][2]]}
+        path.write_text(yaml.safe_dump(moved), encoding="utf-8")
+        summary = graph.load(load_cell_file(path))
+        assert (summary.collision_objects, summary.removed) == (2, 1)  # the column is gone
+        again = graph.snapshot()  # a new stamp: the cached snapshot is not reused
+        assert again.collision_objects["Fixture_1"].pose[0] == 610.0 and "Column" not in again.collision_objects
+        assert graph.query(f"MATCH (m:{META_LABEL}) RETURN m.version")[0][0] == again.fingerprint != cell.fingerprint
+    finally:
+        graph.close()
+
+
+def test_a_graph_without_geometry_is_a_cell_without_obstacles(fresh_server) -> None:
+    graph = Neo4jGraph(fresh_server.uri, user=USER, timeout_s=2, cache_ttl_s=0)
+    try:
+        assert graph.snapshot().collision_objects
+        graph.query("MATCH (o:CollisionObject) DETACH DELETE o")
+        graph.query(f"MATCH (m:{META_LABEL}) REMOVE m.floor_z_mm, m.clearance_mm")
+        graph.query("MATCH (t:Tool) REMOVE t.tcp, t.shape, t.sx, t.sy, t.sz, t.radius, t.length, t.shape_pose")
+        bare = graph.snapshot()
+        assert (bare.floor_z_mm, bare.clearance_mm, dict(bare.collision_objects)) == (None, None, {})
+        assert all(t.tcp is None and t.shape is None for t in bare.tools.values())
+        plan = json.dumps([{"action": "move", "target": "Safe_Pos_1"}])
+        assert Verifier("ur10e", graph=graph).verify(plan, start_position="Home").approved
+    finally:
+        graph.close()
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ("MATCH (o:CollisionObject {name: 'Weld_Jig'}) SET o.shape = 'cone'", "CollisionObject 'Weld_Jig' shape is 'cone'"),
+    ("MATCH (o:CollisionObject {name: 'Weld_Jig'}) SET o.sx = -1", "CollisionObject 'Weld_Jig' sx is -1"),
+    ("MATCH (o:CollisionObject {name: 'Weld_Jig'}) REMOVE o.x", "CollisionObject 'Weld_Jig' pose"),
+    ("MATCH (t:Tool {name: 'Welder'}) SET t.tcp = [0, 0, 250]", "Tool 'Welder' tcp must be 6 numbers"),
+    ("MATCH (p:Position {name: 'Home'}) SET p.joints = ['a', 0, 0, 0, 0, 0]", "Position 'Home' joints is 'a'"),
+    ("CREATE (:CollisionObject {name: 'floor', shape: 'sphere', radius: 1, x: 0, y: 0, z: 0, rx: 0, ry: 0, rz: 0})", "'floor'"),
+])
+def test_malformed_geometry_in_the_graph_fails_closed(fresh_server, edit: str, message: str) -> None:
+    """An obstacle must never vanish because of a typo in the graph: the read fails and the plan gets R-GRF-000."""
+    graph = Neo4jGraph(fresh_server.uri, user=USER, timeout_s=2, cache_ttl_s=0)
+    try:
+        graph.query(edit)
+        with pytest.raises(GraphUnavailable, match=re.escape(message)):
+            graph.snapshot()
+        report = Verifier("ur10e", graph=graph).verify(json.dumps([{"action": "move", "target": "Home"}]))
+        assert (report.verdict, [f.rule_id for f in report.findings]) == ("FAIL", ["R-GRF-000"])
+    finally:
+        graph.close()
+

@@ -41,7 +41,7 @@ def test_load_twice_then_export(tmp_path, capsys) -> None:
         assert main(["graph", "load", "weld_cell", *_bolt(server)]) == 0
         assert main(["graph", "load", "weld_cell", *_bolt(server)]) == 0
         second = capsys.readouterr().out.splitlines()[-1]
-        assert "10 positions, 18 moves, 2 tools, 6 routines, 10 :SUPPORTED_AT; removed 0 stale elements; names indexed" in second
+        assert "10 positions, 18 moves, 2 tools, 6 routines, 10 :SUPPORTED_AT, 4 collision objects; removed 0 stale elements; names indexed" in second
         assert main(["graph", "export", *_bolt(server), "-o", str(tmp_path / "exported.yaml")]) == 0
         assert load_cell_file(tmp_path / "exported.yaml") == WELD
         assert main(["graph", "export", *_bolt(server)]) == 0

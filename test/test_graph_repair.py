@@ -83,7 +83,7 @@ def test_scene_marks_the_failing_step_and_png_is_written(verifier, tmp_path) -> 
     scenario = SCENARIOS["tool_stand_collision"]
     report = verifier.verify(json.dumps(scenario["plan"]), start_position="Safe_Pos_1", start_tool="Camera")
     simulation = simulate(report.plan, report.cell, verifier.start_state(report.cell, "Safe_Pos_1", "Camera"))
-    view = scene(report.cell, simulation)
+    view = scene(report.cell, simulation, report.findings)
     assert [(s.src, s.dst, s.step, s.failed, s.legal) for s in view.path] == [
         ("Safe_Pos_1", "Home", 1, False, True), ("Home", "Tool_Weld_Safe_Position", 2, False, True),
         ("Tool_Weld_Safe_Position", "Tool_Weld_Position", 3, True, True)]
@@ -100,7 +100,7 @@ def test_scene_marks_the_failing_step_and_png_is_written(verifier, tmp_path) -> 
 
 def test_scene_draws_illegal_moves_and_one_way_edges() -> None:
     cell = EmbeddedGraph.from_file("assembly_cell").snapshot()
-    plan = Verifier("ur10e", graph=EmbeddedGraph(cell)).verify(json.dumps([{"action": "move", "target": "Fixture"}])).plan
-    view = scene(cell, simulate(plan, cell, SimState("Home")))
+    report = Verifier("ur10e", graph=EmbeddedGraph(cell)).verify(json.dumps([{"action": "move", "target": "Fixture"}]))
+    view = scene(cell, simulate(report.plan, cell, SimState("Home")), report.findings)
     assert [(s.src, s.dst, s.failed, s.legal) for s in view.path] == [("Home", "Fixture", True, False)]
     assert sorted((a, b) for a, b, two_way in view.edges if not two_way) == [("Conveyor_Approach", "Home"), ("Safe_Fixture", "Conveyor_Approach")]

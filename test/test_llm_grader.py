@@ -15,7 +15,8 @@ import pytest
 from chat_server import ChatServer
 from conftest import FIXTURES
 from plan_verifier.pipeline import Verifier
-from plan_verifier.semantic import LLM_API_KEY_ENV, prompts
+from plan_verifier.options import LLM_API_KEY_ENV, GraderOptions, VerifyOptions
+from plan_verifier.semantic import prompts
 from plan_verifier.semantic.llm import LlmError, parse_json_answer
 
 INSTRUCTION = "Transfer the box from table A to table B"
@@ -31,8 +32,7 @@ PASS_99 = json.dumps({"verdict": "PASS", "confidence": 99, "brief_reason": "look
 
 
 def _verify(server_url: str, plan: str = GOOD_PLAN, instruction: str = INSTRUCTION, timeout: float = 5.0):
-    verifier = Verifier(level="FULL", options={"semantic_grader": "llm", "llm_url": server_url,
-                                               "llm_model": "test-model", "llm_timeout_s": timeout})
+    verifier = Verifier(level="FULL", options=VerifyOptions(grader=GraderOptions("llm", server_url, "test-model", timeout)))
     return verifier.verify(plan, instruction=instruction)
 
 
@@ -70,8 +70,8 @@ def test_low_confidence_asks_for_the_detailed_analysis() -> None:
     assert len(server.requests) == 2
     assert "# Detailed Validation Requirements:" in server.requests[1]["body"]["messages"][0]["content"]
     [finding] = _semantic(report)
-    assert finding.rule_id == "R-SEM-003" and finding.message == "LLM review (spatial): B is reached before A"
-    assert finding.evidence["grader"] == "llm" and finding.suggestion == "Visit A first"
+    assert finding.rule_id == "R-SEM-006" and finding.message == "LLM review (spatial): B is reached before A"
+    assert finding.evidence["grader"] == "llm" and finding.evidence["section"] == "spatial" and finding.suggestion == "Visit A first"
     assert report.verdict == "FAIL"
 
 

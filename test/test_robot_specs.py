@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from conftest import CONFIG
+from plan_verifier.kinematics.chain import flange_position
+from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import load_robot
 
@@ -131,6 +133,25 @@ BAD_SPECS = {
     "gripper_polarity": (_mutate(["gripper"], {"port": 1, "close_value": 2}), r"gripper\.close_value: Input should be 0 or 1"),
     "recommended_outside_hard_range": (_mutate(["limits"], {"velocity_mm_s": {"min": 10, "max": 100, "recommended_min": 50, "recommended_max": 500}}),
                                        r"limits\.velocity_mm_s: Value error, need min <= recommended_min"),
+    "home_five_angles": (_mutate(["home_joints_deg"], [0, 0, 0, 0, 0]), r"home_joints_deg\.5: Field required"),
+    "home_outside_limits": (_mutate(["home_joints_deg"], [0, 400, 0, 0, 0, 0]),
+                            r"home_joints_deg: Value error, joint 2 at 400\.0 is outside \[-360\.0, 360\.0\]"),
+    "negative_tool_number": (_mutate(["tools", -1], {"tcp": [0] * 6}), r"tools\.-1\.\[key\]: Input should be greater than or equal to 0"),
+    "tcp_three_values": (_mutate(["tools", 0, "tcp"], [0, 0, 1]), r"tools\.0\.tcp\.3: Field required"),
+    "cylinder_without_length": (_mutate(["tools", 0, "shape"], {"type": "cylinder", "radius_mm": 40}),
+                                r"tools\.0\.shape\.cylinder\.length_mm: Field required"),
+    "sphere_with_length": (_mutate(["tools", 0, "shape"], {"type": "sphere", "radius_mm": 40, "length_mm": 5}),
+                           r"tools\.0\.shape\.sphere\.length_mm: Extra inputs are not permitted"),
+    "unknown_shape": (_mutate(["tools", 0, "shape"], {"type": "cone", "radius_mm": 40}), r"tools\.0\.shape: Input tag 'cone' found using 'type' does not match"),
+    "five_link_radii": (_mutate(["collision_model"], {"link_radii_mm": [90, 75, 65, 50, 50]}),
+                        r"collision_model\.link_radii_mm: Tuple should have at least 6 items"),
+    "capsule_on_link_7": (_mutate(["collision_model", "links", 0, "link"], 7), r"collision_model\.links\.0\.link: Input should be less than or equal to 6"),
+    "zero_capsule_radius": (_mutate(["collision_model", "links", 0, "radius_mm"], 0),
+                            r"collision_model\.links\.0\.radius_mm: Input should be greater than 0"),
+    "link_without_capsule": (lambda d: {**d, "collision_model": {"links": [c for c in d["collision_model"]["links"] if c["link"] != 6]}},
+                             r"collision_model: Value error, links has no capsule for link\(s\) \[6\]"),
+    "radii_and_capsules": (_mutate(["collision_model", "link_radii_mm"], [90, 75, 65, 50, 50, 45]),
+                           r"collision_model: Value error, give link_radii_mm or links, not both"),
 }
 
 
@@ -162,7 +183,7 @@ def test_ur_zero_configuration(name):
     # wrist offsets d4 and d6 point along -y, d5 points down from the shoulder height d1.
     p = UR_DH[name]
     expected = (p["a2"] + p["a3"], -(p["d4"] + p["d6"]), p["d1"] - p["d5"])
-    _close(load_robot(name).flange_position((0, 0, 0, 0, 0, 0)), expected)
+    _close(flange_position(load_robot(name), (0, 0, 0, 0, 0, 0)), expected)
 
 
 @pytest.mark.parametrize("name", sorted(UR_DH))
@@ -171,19 +192,19 @@ def test_ur_upright_configuration(name):
     # wrist 1 turns the wrist so that d5 also points up; d4 and d6 stay along -y.
     p = UR_DH[name]
     expected = (0.0, -(p["d4"] + p["d6"]), p["d1"] - p["a2"] - p["a3"] + p["d5"])
-    _close(load_robot(name).flange_position((0, -90, 0, -90, 0, 0)), expected)
+    _close(flange_position(load_robot(name), (0, -90, 0, -90, 0, 0)), expected)
 
 
 def test_ur5e_zero_configuration_matches_the_known_pose():
     # The UR5e zero pose reported by the controller: (-817.2, -232.9, 62.8) mm.
-    _close(load_robot("ur5e").flange_position((0, 0, 0, 0, 0, 0)), (-817.2, -232.9, 62.8))
+    _close(flange_position(load_robot("ur5e"), (0, 0, 0, 0, 0, 0)), (-817.2, -232.9, 62.8))
 
 
 def test_ur10e_doosan_style_home_points_into_the_table():
     # (0, 0, 90, 0, 90, 0) on a UR10e: upper arm along -x (a2), elbow 90 turns the forearm
     # down (a3 < 0 along +z means down), d4 along -y, wrist 2 at 90 puts d5 along +x and
     # d6 down: (a2 + d5, -d4, d1 + a3 - d6) = (-492.85, -174.15, -507.4).
-    _close(load_robot("ur10e").flange_position((0, 0, 90, 0, 90, 0)), (-492.85, -174.15, -507.4))
+    _close(flange_position(load_robot("ur10e"), (0, 0, 90, 0, 90, 0)), (-492.85, -174.15, -507.4))
 
 
 def test_m1013_chain_zero_and_home():
@@ -191,9 +212,9 @@ def test_m1013_chain_zero_and_home():
     # 121 mm wrist. At zero the arm stands straight up; at (0, 0, 90, 0, 90, 0) the forearm
     # is horizontal along +x and the wrist points down: z = 152.5 + 620 - 121.
     m1013 = load_robot("m1013")
-    _close(m1013.flange_position((0, 0, 0, 0, 0, 0)), (0.0, 34.5, 152.5 + 620 + 559 + 121))
-    _close(m1013.flange_position((0, 0, 90, 0, 90, 0)), (559.0, 34.5, 651.5))  # Doosan's posx(559, 34.5, 651.5, 0, 180, 0)
-    _close(m1013.flange_position((90, 0, 90, 0, 90, 0)), (-34.5, 559.0, 651.5))  # J1 turns the same pose about z
+    _close(flange_position(m1013, (0, 0, 0, 0, 0, 0)), (0.0, 34.5, 152.5 + 620 + 559 + 121))
+    _close(flange_position(m1013, (0, 0, 90, 0, 90, 0)), (559.0, 34.5, 651.5))  # Doosan's posx(559, 34.5, 651.5, 0, 180, 0)
+    _close(flange_position(m1013, (90, 0, 90, 0, 90, 0)), (-34.5, 559.0, 651.5))  # J1 turns the same pose about z
 
 
 def test_h2017_chain_home_and_stretched():
@@ -202,17 +223,41 @@ def test_h2017_chain_home_and_stretched():
     # positive J2 tips the straight arm towards +x: stretched horizontally at shoulder
     # height, the link lengths add up to the published 1700 mm reach.
     h2017 = load_robot("h2017")
-    _close(h2017.flange_position((0, 0, 90, 0, 90, 0)), (734.0, 9.9, 344.3 + 845 - 121))
-    _close(h2017.flange_position((0, 90, 0, 0, 0, 0)), (845 + 734 + 121, 9.9, 344.3))
-    _close(h2017.flange_position((0, -90, 0, 0, 0, 0)), (-1700.0, 9.9, 344.3))
+    _close(flange_position(h2017, (0, 0, 90, 0, 90, 0)), (734.0, 9.9, 344.3 + 845 - 121))
+    _close(flange_position(h2017, (0, 90, 0, 0, 0, 0)), (845 + 734 + 121, 9.9, 344.3))
+    _close(flange_position(h2017, (0, -90, 0, 0, 0, 0)), (-1700.0, 9.9, 344.3))
 
 
 def test_no_kinematics_and_non_finite_angles_give_no_position(tmp_path):
     data = _base()
     del data["kinematics"]
     spec = load_robot(_write(tmp_path, data))
-    assert spec.flange_position((0, 0, 0, 0, 0, 0)) is None
-    assert load_robot("ur5e").flange_position((0, 0, math.inf, 0, 0, 0)) is None
+    assert flange_position(spec, (0, 0, 0, 0, 0, 0)) is None
+    assert flange_position(load_robot("ur5e"), (0, 0, math.inf, 0, 0, 0)) is None
+
+
+def test_execution_level_fields_have_documented_defaults(tmp_path):
+    data = _base()
+    for key in ("collision_model", "tools", "home_joints_deg"):
+        del data[key]
+    spec = load_robot(_write(tmp_path, data))
+    assert spec.home_joints_deg == (0, 0, 0, 0, 0, 0)
+    assert list(spec.tools) == [0] and spec.tools[0].tcp == (0, 0, 0, 0, 0, 0) and spec.tools[0].shape is None
+    from plan_verifier.kinematics import arm_for
+
+    bodies = body_set(arm_for(spec), spec.tools[0].tool_shape)
+    assert [b.link for b in bodies.bodies] == [1, 2, 3, 4, 5, 6]
+    assert [b.radius for b in bodies.bodies] == pytest.approx([0.06 * 850, 0.05 * 850, 0.045 * 850, 0.035 * 850, 0.035 * 850, 0.03 * 850])
+    lowest = bodies.segments(arm_for(spec).home)[..., 2].min(axis=1) - bodies.radii
+    assert lowest.min() >= -1e-9, "the default capsules stay above the mounting plane"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_specs_define_tool_0_home_and_capsules_for_every_link(name):
+    spec = load_robot(name)
+    assert 0 in spec.tools and spec.tools[0].shape is not None
+    assert {c.link for c in spec.collision_model.links} == {0, 1, 2, 3, 4, 5, 6}
+    assert any("collision model" in s for s in spec.sources) and any("home" in s for s in spec.sources)
 
 
 def test_chain_joint_about_another_axis(tmp_path):
@@ -224,5 +269,5 @@ def test_chain_joint_about_another_axis(tmp_path):
         {"xyz_mm": [100, 0, 0], "rpy_deg": [0, 0, 0]},
         *[{"xyz_mm": [0, 0, 0], "rpy_deg": [0, 0, 0]}] * 4]}
     spec = load_robot(_write(tmp_path, data))
-    _close(spec.flange_position((90, 0, 0, 0, 0, 0)), (0.0, 0.0, -100.0))
-    _close(spec.flange_position((0, 0, 0, 0, 0, 0)), (100.0, 0.0, 0.0))
+    _close(flange_position(spec, (90, 0, 0, 0, 0, 0)), (0.0, 0.0, -100.0))
+    _close(flange_position(spec, (0, 0, 0, 0, 0, 0)), (100.0, 0.0, 0.0))

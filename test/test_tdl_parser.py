@@ -6,8 +6,12 @@ import lark
 import pytest
 
 from conftest import CORPUS
+from plan_verifier.findings import Category
+from plan_verifier.pipeline import Verifier
+from plan_verifier.rules import owner
 from plan_verifier.tdl.lower import lower_tdl
-from plan_verifier.tdl.parser import compiled_grammar, parse
+from plan_verifier.tdl.grammar import grammar
+from plan_verifier.tdl.parser import parse
 
 
 def test_modern_lark_is_installed() -> None:
@@ -16,14 +20,14 @@ def test_modern_lark_is_installed() -> None:
 
 
 def test_grammar_is_compiled_once() -> None:
-    assert compiled_grammar() is compiled_grammar()
+    assert grammar() is grammar()
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.t*")), ids=lambda p: p.name[:40])
 def test_corpus_parses_without_diagnostics(path) -> None:
     result = parse(path.read_text(encoding="utf-8"))
-    assert result.tree is not None
-    assert result.diagnostics == []
+    assert result.items is not None
+    assert result.problems == []
 
 
 def test_corpus_is_crlf() -> None:
@@ -62,7 +66,7 @@ def test_header_comments_and_unicode() -> None:
         "# Generated TDL v1\n// 로봇 A\nHEADER\n  TASK_NAME: \"박스 옮기기\"\n  PAYLOAD_KG: 15.0\n  NOTE: free text, no quotes\nEND_HEADER\n"
         "GOAL Execute_Process() { SPAWN PrintLog(\"시작\") WITH WAIT; // 끝\n}\n"
     )
-    assert plan.diagnostics == ()
+    assert plan.problems == ()
     assert plan.header_value("payload_kg").value == 15.0
     assert plan.header_value("NOTE").value == "free text, no quotes"
     assert plan.name == "박스 옮기기"
@@ -113,7 +117,7 @@ def test_graph_positions_count_as_defined_and_carry_their_pose() -> None:
 
 
 def rules_and_lines(text: str) -> list[tuple[str, int]]:
-    return [(d.rule_id, d.span.line) for d in parse(text).diagnostics]
+    return [(owner(p.kind).id, p.span.line) for p in parse(text).problems]
 
 
 def test_every_missing_semicolon_is_reported() -> None:
@@ -147,19 +151,43 @@ def test_missing_semicolon_at_end_of_input() -> None:
 )
 def test_fragments_never_raise_and_always_report(text: str) -> None:
     result = parse(text)
-    assert result.diagnostics, text
+    assert result.problems, text
 
 
 def test_grammar_loaded_from_lark_cache_parses_the_same(tmp_path, monkeypatch) -> None:
     # The second process start loads lark's cached tables; that path must build the same scanner.
-    from plan_verifier.tdl import parser as tdl_parser
-
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     text = (CORPUS / "NLTDL__tdl_transfer_20251027_075238.tdl").read_text(encoding="utf-8")
     results = []
     for _ in range(2):  # first run writes the cache, second run reads it
-        tdl_parser.compiled_grammar.cache_clear()
-        results.append([(t.type, t.value) for t in tdl_parser.parse(text).tokens])
-    tdl_parser.compiled_grammar.cache_clear()
+        grammar.cache_clear()
+        tokens = parse(text).tokens
+        names = {v: k for k, v in grammar().symbols.items()}
+        results.append([(names[kind], value) for kind, value in zip(tokens.kinds, tokens.texts)])
+    grammar.cache_clear()
     assert any(tmp_path.joinpath("plan_verifier").iterdir())
     assert results[0] == results[1] and results[0]
+
+
+def test_statement_shapes_seen_again_are_read_exactly_as_the_first_time() -> None:
+    # The second sighting of a statement shape compiles it to straight-line code; the IR must not change.
+    g = grammar()
+    g.segments.clear()
+    g.sightings.clear()
+    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.t*"))]
+    texts.append("GOAL A() {\n  SPAWN Delay(1) WITH WAIT\n  SPAWN Delay(2,, 3) WITH WAIT;\n  SPAWN Delay(3) WITH WAIT;\n}\n")
+    first = [repr(lower_tdl(text)) for text in texts]
+    assert any(g.segments.values()), "no statement shape was compiled"
+    assert [repr(lower_tdl(text)) for text in texts] == first
+
+
+def test_a_comment_is_never_given_back_to_make_a_token() -> None:
+    """The scanner skips comments possessively: text ending in a comment, or a comment just before a
+    bad character, yields no token made of the comment's last letters (a false R-SYN-005 before)."""
+    program = "GOAL Execute_Process() { SPAWN MoveLinear(PosX(300, 200, 50), 100, 50, 0, 0) WITH WAIT; }  // Only 3 parameters"
+    syntax = [f for f in Verifier(level="BASIC").verify(program).findings if f.category is Category.SYNTAX]
+    assert [f.rule_id for f in syntax] == ["R-SYN-004"]
+    defined = Verifier(level="BASIC").verify("DEFINE Bad_Pose = PosX(0, 0, 150)  // Missing semicolon\n").findings
+    assert "missing ';' after the DEFINE statement" in " ".join(f.message for f in defined)
+    bad = Verifier(level="BASIC").verify("GOAL A() {\n  // a comment\n@ End();\n}\n").findings
+    assert [(f.rule_id, f.span.line, f.span.column) for f in bad if f.category is Category.SYNTAX] == [("R-SYN-009", 3, 1)]

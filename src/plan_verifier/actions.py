@@ -16,8 +16,6 @@ pose resolved to numbers.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import tempfile
@@ -30,6 +28,7 @@ import yaml
 
 from plan_verifier import yaml_text
 from plan_verifier.ir import Plan, Pose, Step, Unresolved
+from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.report import Report
 
 DEFAULT_NAME = "Robot Sequence"
@@ -74,12 +73,6 @@ def plan_steps(plan: Plan) -> list[dict[str, Any]]:
     if plan.format == "json":
         return [dict(step.fields) for step in plan.steps]
     return [_tdl_step(step) for step in plan.steps]
-
-
-def steps_sha256(steps: list[dict[str, Any]]) -> str:
-    """sha256 of the steps' canonical JSON (sorted keys, no spaces, UTF-8)."""
-    canonical = json.dumps(steps, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=True)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

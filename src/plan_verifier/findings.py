@@ -12,7 +12,6 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple
 
-
 class Severity(str, enum.Enum):
     """Severity fixed per rule by the contract; the verdict is derived from it."""
 
@@ -36,6 +35,7 @@ class Category(str, enum.Enum):
     CONSISTENCY = "consistency"
     DOMAIN = "domain"
     GRAPH = "graph"
+    EXECUTION = "execution"
     SEMANTIC = "semantic"
 
     @property
@@ -50,11 +50,12 @@ _STAGE_OF = {
     Category.CONSISTENCY: "CONSISTENCY",
     Category.DOMAIN: "CONSISTENCY",
     Category.GRAPH: "GRAPH",
+    Category.EXECUTION: "EXECUTION",
     Category.SEMANTIC: "SEMANTIC",
 }
 
 #: The order in which `level_failed` is decided.
-STAGE_ORDER = ("SYNTAX", "SAFETY", "CONSISTENCY", "GRAPH", "SEMANTIC")
+STAGE_ORDER = ("SYNTAX", "SAFETY", "CONSISTENCY", "GRAPH", "EXECUTION", "SEMANTIC")
 
 
 class Span(NamedTuple):
@@ -102,6 +103,10 @@ class Finding:
     #: True when the finding says a check could not run (graph down, stage timed out);
     #: such findings make the outcome UNKNOWN rather than FAIL.
     indeterminate: bool = False
+    #: A graph rule's problem as seed 003's VerificationResult lists it (a `graph.result.GraphProblem`;
+    #: the report's `graph` field is built from these); not part of the finding's JSON. Typed loosely
+    #: because findings sit below every analysis in the layering.
+    graph: object | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", _frozen_mapping(self.evidence))

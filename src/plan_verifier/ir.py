@@ -9,12 +9,14 @@ several threads at once.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import types
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from typing import Any, Callable, Mapping, Union
 
 from plan_verifier.findings import Span
+from plan_verifier.problems import Problem
 
 # --------------------------------------------------------------------------- values
 # Syntax-level values as written in a TDL argument list.
@@ -301,18 +303,6 @@ class HeaderEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """A problem found while reading the plan, tagged with the rule that owns it."""
-
-    rule_id: str
-    message: str
-    span: Span | None = None
-    step: int | None = None
-    evidence: Mapping[str, Any] = field(default_factory=dict)
-    suggestion: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class CommandDef:
     name: str
     params: tuple[str, ...]
@@ -323,7 +313,7 @@ class CommandDef:
 class Plan:
     """A parsed plan, whatever its source format."""
 
-    format: str  # tdl | json
+    format: str  # tdl | json: how the steps are written (TDL commands or seed 003 move/routine steps)
     source: str
     steps: tuple[Step, ...] = ()
     definitions: tuple[Definition, ...] = ()
@@ -333,11 +323,15 @@ class Plan:
     pose_literals: tuple[PoseLiteral, ...] = ()
     pose_sites: tuple[PoseSite, ...] = ()
     command_defs: tuple[CommandDef, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
+    #: What the readers found wrong with the text, for the syntax rules that own each kind.
+    problems: tuple[Problem, ...] = ()
     name: str | None = None
     description: str | None = None
     #: False when the text could not be read into steps at all (fatal syntax errors).
     parsed: bool = True
+    #: What the plan was read from when that differs from `format`: "actions" for an approved-actions
+    #: file, whose steps are TDL commands (format "tdl") or seed 003 steps (format "json").
+    source_format: str | None = None
 
     def header_value(self, key: str) -> HeaderEntry | None:
         for entry in self.header:
@@ -347,3 +341,29 @@ class Plan:
 
     def step(self, index: int) -> Step:
         return self.steps[index - 1]
+
+
+# --------------------------------------------------------------------------- construction for readers
+
+
+def maker(cls: type) -> Callable[..., Any]:
+    """A function that makes `cls(*all_fields)` (every field, in order, no defaults) for a reader's hot path.
+
+    A frozen dataclass's `__init__` sets each field through
+    `object.__setattr__`, which costs more than the rest of building a value;
+    the TDL reader makes a few thousand values per 100 commands. The function
+    returned stores the fields straight into the slots and then runs
+    `__post_init__`, so the object is exactly the one `cls(...)` makes
+    (`test_ir.py` compares them for every class the readers build).
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for name in names:
+        namespace[f"set_{name}"] = getattr(cls, name).__set__
+    body = "".join(f"    set_{name}(obj, {name})\n" for name in names)
+    post = "    obj.__post_init__()\n" if hasattr(cls, "__post_init__") else ""
+    exec(f"def make({', '.join(names)}):\n    obj = new(cls)\n{body}{post}    return obj\n", namespace)  # noqa: S102 - fixed code
+    make = namespace["make"]
+    make.__doc__ = f"{cls.__name__}(...) without the frozen-dataclass __init__."
+    return make
+

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from plan_verifier import __version__
-from plan_verifier.findings import STAGE_ORDER, Finding, Severity
+from plan_verifier.findings import STAGE_ORDER, Category, Finding, Severity
 from plan_verifier.graph.model import Cell
 from plan_verifier.ir import Plan
 
@@ -48,15 +48,25 @@ class Report:
     graph: Mapping[str, Any] | None
     timings_ms: Mapping[str, float]
     path: str | None = None
+    #: The execution level's run in short (start configuration and where it came from, motions simulated,
+    #: cycle time, closest approach); None when the level did not run.
+    execution: Mapping[str, Any] | None = None
     verifier_id: str = VERIFIER_ID
     schema_version: str = SCHEMA_VERSION
     #: The plan that was checked (for approved-YAML emission); not part of the JSON.
     plan: Plan | None = field(default=None, compare=False, repr=False)
     #: The graph snapshot it was checked against (its fingerprint goes into approved YAML); not part of the JSON.
     cell: Cell | None = field(default=None, compare=False, repr=False)
+    #: The execution level's simulated run (`motion.facts.Execution`: the verified joint paths go into the
+    #: approved YAML); not part of the JSON.
+    motion: Any = field(default=None, compare=False, repr=False)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
+
+    def could_not_run(self, category: Category) -> Finding | None:
+        """The finding that says a check of `category` could not run (the graph was unreadable, ...), if any."""
+        return next((f for f in self.findings if f.indeterminate and f.category is category), None)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -78,6 +88,7 @@ class Report:
                 "violated_constraints": list(self.violated_constraints),
                 "failure_cluster_id": self.failure_cluster_id,
                 "graph": dict(self.graph) if self.graph is not None else None,
+                "execution": dict(self.execution) if self.execution is not None else None,
                 "timings_ms": dict(self.timings_ms),
             }
         )
@@ -99,6 +110,7 @@ class Report:
             violated_constraints=tuple(data.get("violated_constraints", ())),
             failure_cluster_id=data.get("failure_cluster_id", ""),
             graph=data.get("graph"),
+            execution=data.get("execution"),
             timings_ms=dict(data.get("timings_ms") or {}),
             path=data.get("path"),
             verifier_id=data.get("verifier_id", VERIFIER_ID),
@@ -126,6 +138,8 @@ def assemble(
     path: str | None = None,
     plan: Plan | None = None,
     cell: Cell | None = None,
+    execution: Mapping[str, Any] | None = None,
+    motion: Any = None,
 ) -> Report:
     """Turn findings into a report. `reasons` maps rule id -> seed 004 reason code;
     `rules_run` are the rule classes that ran (for the score)."""
@@ -160,6 +174,8 @@ def assemble(
         path=path,
         plan=plan,
         cell=cell,
+        execution=execution,
+        motion=motion,
     )
 
 

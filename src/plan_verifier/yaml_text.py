@@ -70,7 +70,7 @@ def _is_block(value: Any) -> bool:
 
 
 def _key(key: Any) -> str:
-    if isinstance(key, str) and _PLAIN_KEY.match(key) and key.lower() not in _RESERVED:
+    if isinstance(key, str) and _PLAIN_KEY.fullmatch(key) and key.lower() not in _RESERVED:
         return key
     return _scalar(key)
 

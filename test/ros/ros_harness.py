@@ -135,8 +135,12 @@ class RosSide:
 class NodeProcess:
     """The verifier node in its own process, started like the launch file starts it."""
 
-    def __init__(self, workdir: Path, overrides: dict[str, Any] | None = None, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, workdir: Path, overrides: dict[str, Any] | None = None, extra_env: dict[str, str] | None = None,
+                 executable: list[str] | None = None, params_file: Path = PARAMS_FILE) -> None:
         self.workdir = workdir
+        #: The node's command without its ROS arguments (default: this Python, `-m plan_verifier.ros.node`).
+        self.executable = executable or [sys.executable, "-m", "plan_verifier.ros.node"]
+        self.params_file = params_file
         self.namespace = "/" + unique("pvt")
         self.fqn = f"{self.namespace}/plan_verifier"
         #: The launch file's robot_state_topic argument, per node so that parallel nodes do not share a robot.
@@ -149,8 +153,8 @@ class NodeProcess:
     def start(self) -> "NodeProcess":
         self.workdir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "RCUTILS_COLORIZED_OUTPUT": "0", "RCUTILS_LOGGING_BUFFERED_STREAM": "0", **self.extra_env}
-        cmd = [sys.executable, "-m", "plan_verifier.ros.node",
-               *ros_arguments(str(PARAMS_FILE), overrides=self.overrides, namespace=self.namespace, robot_state_topic=self.robot_state_topic)]
+        cmd = [*self.executable,
+               *ros_arguments(str(self.params_file), overrides=self.overrides, namespace=self.namespace, robot_state_topic=self.robot_state_topic)]
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
         return self

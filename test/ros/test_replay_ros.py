@@ -83,8 +83,10 @@ def drive(ros, node: NodeProcess) -> None:  # noqa: F811
     verify(ros, node, example("pick_and_place.tdl"), correlation_id="pick")
     publish(example("pick_and_place.tdl"), correlation_id="bad-level", level="EXTREME")
     publish(example("pick_and_place.tdl"))
-    states.publish(RobotState(position="Pos_1", tool="Welder"))
-    time.sleep(0.5)  # the node's robot-state subscription is best effort and has no acknowledgement
+    for _ in range(5):  # the node's robot-state subscription is best effort and has no acknowledgement:
+        states.publish(RobotState(position="Pos_1", tool="Welder"))  # a loaded machine may drop one message
+        time.sleep(0.1)
+    time.sleep(0.5)
     publish(WELD_AT_POS_1, correlation_id="from-state")
     ros.node.destroy_publisher(requests)
     ros.node.destroy_publisher(states)

@@ -98,7 +98,8 @@ def test_rejected_plan_counts_attempts_and_fires_the_fallback_once(service, tmp_
     assert not (tmp_path / "actions.yaml").exists()
     assert [(r["attempt"], r["validation_result"], r["fallback"]) for r in records(tmp_path)] == [
         (1, "fail", False), (2, "fail", False), (3, "fail", True), (None, "error", False)]
-    assert {d["rule_id"] for d in records(tmp_path)[0]["error_details"]} == {"R-SAF-002", "R-SAF-004", "R-CON-006"}
+    assert {d["rule_id"] for d in records(tmp_path)[0]["error_details"]} == {"R-SAF-002", "R-SAF-004", "R-CON-006",
+                                                                                "R-COL-002"}
 
 
 def test_a_bad_request_costs_no_attempt(service):

@@ -57,6 +57,9 @@ def test_feedback_names_lines_for_tdl_with_hints_and_skips_info():
     assert lines == [
         "Line 7: Z-coordinate -20mm is below ground level (z=0) (hint: Keep targets at z >= 10 mm)",
         "Line 21: Velocity 1500 mm/s is outside safe range [10-1000] (hint: Use a value between 50 and 500 mm/s)",
+        "Line 22: tool goes 20 mm below the floor (z = 0) at 100% of MoveLinear to B_Place_Pose (TCP at (450, 300, -20)) "
+        "(hint: Keep the whole arm above the floor: raise the target, turn the tool to point down, or approach from above "
+        "through an intermediate waypoint)",
         "Line 29: Program should end with End() command (hint: Add 'SPAWN End() WITH WAIT;' as the last statement of GOAL 'Finalize_Process')",
     ]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plan_verifier.ir import CARTESIAN, JOINT, Pose, fmt_number
+from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.robots.spec import RobotSpec
 
 
@@ -28,7 +29,7 @@ def pose_points(pose: Pose, robot: RobotSpec) -> tuple[Point, ...]:
     if pose.kind == CARTESIAN:
         return tuple(Point((r[0], r[1], r[2]), alternative=i > 0) for i, r in enumerate(pose.readings))
     if pose.kind == JOINT:
-        flange = robot.flange_position(pose.values)
+        flange = flange_position(robot, pose.values)
         return (Point(flange, by_kinematics=True),) if flange is not None else ()
     return ()
 

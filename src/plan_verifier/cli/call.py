@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
     p.add_argument("--correlation-id", default="", metavar="ID", help="task id shared by the attempts of one task (default: the node makes one)")
     p.add_argument("--attempt", type=int, default=0, help="attempt number (default: counted by the node)")
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
-    p.add_argument("--level", choices=("BASIC", "STANDARD", "FULL"), default="", help="check level (default: the node's)")
+    p.add_argument("--level", type=str.upper, choices=("BASIC", "STANDARD", "FULL"), default="", help="check level (default: the node's)")
     p.add_argument("--instruction", default="", metavar="TEXT", help="the natural-language instruction (semantic checks, level FULL)")
     p.add_argument("--start-position", default="", metavar="NAME", help="start position (default: the node's robot state, else the cell's)")
     p.add_argument("--start-tool", default="", metavar="NAME", help="start tool (default: the node's robot state, else the cell's)")
@@ -44,14 +44,16 @@ def run(args: argparse.Namespace) -> int:
     from plan_verifier.report import Report
     from plan_verifier.serving.requests import ErrorCode, VerifyRequest
 
+    from plan_verifier.inputs import decode
+
     try:
         plan = read_plan(args.plan)
-        text = plan.data.decode("utf-8-sig")
     except InputError as exc:
         print(f"plan-verify: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except UnicodeDecodeError:
-        print(f"plan-verify: error: {args.plan}: not UTF-8 text (ROS strings must be UTF-8)", file=sys.stderr)
+    text, problems = decode(plan.data)  # the node reads the text again, as any request
+    if text is None:
+        print(f"plan-verify: error: {args.plan}: not UTF-8 text within 1 MiB ({problems[0].kind}; ROS strings must be UTF-8)", file=sys.stderr)
         return EXIT_ERROR
     try:
         from plan_verifier.ros.client import CallError, call_verify
@@ -69,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"plan-verify: error: {ErrorCode(response.error_code).name}: {response.error_msg}", file=sys.stderr)
         return EXIT_ERROR
     data = {**json.loads(response.report_json), "path": plan.path}
-    report = Report.from_dict(data, plan=Plan(format=data["plan_format"], source=text, parsed=False))
+    read_as = data["plan_format"]  # the node read it; the plan here only lets the report quote its lines
+    report = Report.from_dict(data, plan=Plan(format="tdl" if read_as == "tdl" else "json", source=text, parsed=False,
+                                               source_format="actions" if read_as == "actions" else None))
     if args.output_format == "json":
         sys.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:

@@ -25,6 +25,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from plan_verifier.inputs import read_plan_text
     from plan_verifier.output import render
     from plan_verifier.pipeline import Verifier
 
@@ -43,11 +44,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"plan-verify: error: {exc}", file=sys.stderr)
                 status = EXIT_ERROR
                 continue
-            if graph is None and _is_json_plan(plan.data, args.plan_format):
+            plan_text = read_plan_text(plan.data, args.plan_format)  # decoded, detected and parsed once, here
+            if graph is None and plan_text.steps_format == "json":
                 print(f"plan-verify: error: {plan.path}: a JSON plan needs a cell graph (--cell or --graph-uri)", file=sys.stderr)
                 status = EXIT_ERROR
                 continue
-            report = verifier.verify(plan.data, plan_format=args.plan_format, instruction=args.instruction,
+            report = verifier.verify(plan_text, plan_format=args.plan_format, instruction=args.instruction,
                                      start_position=args.start_position, start_tool=args.start_tool, path=plan.path)
             reports.append(report)
             if not report.approved and status != EXIT_ERROR:
@@ -70,13 +72,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if graph is not None:
             graph.close()
-
-
-def _is_json_plan(data: bytes, requested: str) -> bool:
-    from plan_verifier.inputs import decode, detect_format
-
-    text, _ = decode(data)
-    return text is not None and detect_format(text, requested) == "json"
 
 
 def _emit_yaml(report, path: str, robot: str) -> bool:

@@ -24,7 +24,7 @@ class PlanInput:
 def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--robot", default="ur10e", metavar="NAME|PATH", help="robot spec: a shipped name (default ur10e) or a YAML file")
     parser.add_argument("--profile", choices=("default", "strict"), default="default", help="strict: require DEFINE, approve only PASS")
-    parser.add_argument("--level", choices=("BASIC", "STANDARD", "FULL"), default="STANDARD")
+    parser.add_argument("--level", type=str.upper, choices=("BASIC", "STANDARD", "FULL"), default="STANDARD")
 
 
 def add_graph_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""`plan-verify graph load|export|show`: put a cell into Neo4j, read it back, draw it."""
+"""`plan-verify graph load|export|show|lint`: put a cell into Neo4j, read it back, draw it, check it."""
 
 from __future__ import annotations
 
@@ -38,6 +38,18 @@ def add_parser(sub) -> None:
     add_robot_arguments(show)
     show.set_defaults(func=run_show)
 
+    lint = actions.add_parser("lint", help="check a cell: every posed position reachable and clear, every allowed move clear",
+                              description="Run the execution level over the cell itself: each position reachable (inverse "
+                                          "kinematics) and collision-free, each allowed move a collision-free joint move, with "
+                                          "every tool that may be on the flange. Exit 1 when something is wrong.")
+    lint.add_argument("cell", metavar="CELL", nargs="?", help="cell file (or give --graph-uri)")
+    add_graph_server_arguments(lint)
+    lint.add_argument("--robot", default="ur10e", metavar="NAME|PATH", help="robot spec (default ur10e)")
+    lint.add_argument("--teach", action="store_true",
+                      help="also print `joints` for the posed positions that have none (the configurations the checks used)")
+    lint.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    lint.set_defaults(func=run_lint)
+
 
 def run_load(args: argparse.Namespace) -> int:
     from plan_verifier.graph.model import load_cell_file
@@ -55,7 +67,8 @@ def run_load(args: argparse.Namespace) -> int:
         graph.close()
     names = "unique (constraints)" if summary.schema == "constraints" else "indexed (this server has no uniqueness constraints)"
     print(f"loaded {cell.name} into {graph.describe()}: {summary.positions} positions, {summary.moves} moves, {summary.tools} tools, "
-          f"{summary.routines} routines, {summary.supports} :SUPPORTED_AT; removed {summary.removed} stale elements; "
+          f"{summary.routines} routines, {summary.supports} :SUPPORTED_AT, {summary.collision_objects} collision objects; "
+          f"removed {summary.removed} stale elements; "
           f"names {names}; fingerprint {summary.fingerprint[:12]}")
     return EXIT_APPROVED
 
@@ -83,6 +96,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from plan_verifier.findings import Category
     from plan_verifier.graph.draw import render_png, scene
     from plan_verifier.graph.port import GraphUnavailable
     from plan_verifier.graph.simulate import simulate
@@ -105,7 +119,8 @@ def run_show(args: argparse.Namespace) -> int:
             report = verifier.verify(data, plan_format=args.plan_format, start_position=args.start_position,
                                      start_tool=args.start_tool, path=args.plan)
             if report.cell is None:
-                print(f"plan-verify: error: {next((f.message for f in report.findings if f.rule_id == 'R-GRF-000'), 'no graph')}", file=sys.stderr)
+                unavailable = report.could_not_run(Category.GRAPH)
+                print(f"plan-verify: error: {unavailable.message if unavailable else 'no graph'}", file=sys.stderr)
                 return EXIT_ERROR
             cell = report.cell
             if report.plan is not None and report.plan.parsed:
@@ -118,11 +133,53 @@ def run_show(args: argparse.Namespace) -> int:
                 print(f"plan-verify: error: {exc}", file=sys.stderr)
                 return EXIT_ERROR
             summary = ""
-        render_png(scene(cell, simulation), args.png)
+        render_png(scene(cell, simulation, report.findings if simulation is not None else ()), args.png)
     finally:
         graph.close()
     print(f"wrote {args.png}: {cell.name}, {len(cell.positions)} positions, {len(cell.edges)} allowed moves{summary}")
     return EXIT_APPROVED
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    import json
+
+    from plan_verifier.cli.main import EXIT_REJECTED
+    from plan_verifier.graph.port import GraphUnavailable
+    from plan_verifier.motion.lint import lint_cell, teach
+    from plan_verifier.robots.spec import load_robot
+
+    if not args.cell and not args.graph_uri:
+        print("plan-verify: error: give a cell file or --graph-uri", file=sys.stderr)
+        return EXIT_ERROR
+    robot = load_robot(args.robot)
+    graph = open_graph_from(args)
+    try:
+        cell = graph.snapshot()
+    except GraphUnavailable as exc:
+        print(f"plan-verify: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        graph.close()
+    result = lint_cell(cell, robot)
+    taught = teach(cell, robot) if args.teach else {}
+    if args.output_format == "json":
+        sys.stdout.write(json.dumps({"cell": result.cell, "robot": result.robot, "positions": result.positions_checked,
+                                     "moves": result.moves_checked,
+                                     "problems": [{"where": p.where, "tool": p.tool, "message": p.message} for p in result.problems],
+                                     "configurations": {k: list(v) if v else None for k, v in result.configurations.items()},
+                                     **({"teach": {k: list(v) for k, v in taught.items()}} if args.teach else {})},
+                                    ensure_ascii=False, indent=2) + "\n")
+    else:
+        for p in result.problems:
+            print(f"{result.cell}: {p.where} ({p.tool}): {p.message}")
+        verdict = "clean" if not result.problems else f"{len(result.problems)} problem(s)"
+        print(f"{result.cell} with {result.robot}: {result.positions_checked} positions, {result.moves_checked} allowed moves "
+              f"checked with every tool: {verdict}")
+        if taught:
+            print("# joints for the posed positions that have none (paste into the positions of the cell file):")
+            for name, joints in taught.items():
+                print(f"#   {name}: joints: [{', '.join(f'{v:g}' for v in joints)}]")
+    return EXIT_APPROVED if not result.problems else EXIT_REJECTED
 
 
 def _server(args: argparse.Namespace):

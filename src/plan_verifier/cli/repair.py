@@ -31,17 +31,15 @@ def run(args: argparse.Namespace) -> int:
     from plan_verifier.findings import Category
     from plan_verifier.graph.repair import repair_plan
     from plan_verifier.graph.simulate import SimState
+    from plan_verifier.inputs import read_plan_text
     from plan_verifier.pipeline import Verifier
 
-    from plan_verifier.inputs import decode, detect_format
-
     try:
-        data = read_plan(args.plan).data
+        plan_text = read_plan_text(read_plan(args.plan).data)
     except InputError as exc:
         print(f"plan-verify: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    text, _ = decode(data)
-    if text is not None and detect_format(text, "auto") == "tdl":
+    if plan_text.text is not None and plan_text.steps_format == "tdl":
         print(f"plan-verify: error: {args.plan}: repair works on JSON/YAML step plans; a TDL program's findings carry the repair hints",
               file=sys.stderr)
         return EXIT_ERROR
@@ -51,10 +49,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     try:
         verifier = Verifier(args.robot, graph=graph, profile=args.profile, level=args.level)
-        report = verifier.verify(data, plan_format="json", start_position=args.start_position, start_tool=args.start_tool, path=args.plan)
+        report = verifier.verify(plan_text, start_position=args.start_position, start_tool=args.start_tool, path=args.plan)
         plan, cell = report.plan, report.cell
         if cell is None:
-            print(f"plan-verify: error: {next((f.message for f in report.findings if f.rule_id == 'R-GRF-000'), 'no graph')}", file=sys.stderr)
+            unavailable = report.could_not_run(Category.GRAPH)
+            print(f"plan-verify: error: {unavailable.message if unavailable else 'no graph'}", file=sys.stderr)
             return EXIT_ERROR
         if plan is None or not plan.parsed:
             problems = "; ".join(f.message for f in report.findings if f.category is Category.SYNTAX)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from plan_verifier.options import GRADERS, LLM_API_KEY_ENV, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S, GraderOptions, VerifyOptions
 from plan_verifier.resources import ConfigError
-from plan_verifier.semantic import GRADERS, LLM_API_KEY_ENV, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S
 
 
 def add_semantic_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,13 +19,12 @@ def add_semantic_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"per request; on timeout the outcome is UNKNOWN and the verdict unchanged (default {LLM_DEFAULT_TIMEOUT_S:g})")
 
 
-def semantic_options(args: argparse.Namespace) -> dict[str, Any]:
+def semantic_options(args: argparse.Namespace) -> VerifyOptions:
     """Verifier options for the flags; `--semantic-grader llm` without `--llm-url` is a usage error."""
     if args.semantic_grader == "llm" and not args.llm_url:
         raise ConfigError("--semantic-grader llm needs --llm-url")
     if args.llm_timeout <= 0:
         raise ConfigError("--llm-timeout must be positive")
-    options: dict[str, Any] = {"semantic_grader": args.semantic_grader}
     if args.semantic_grader == "llm":
-        options.update(llm_url=args.llm_url, llm_model=args.llm_model, llm_timeout_s=args.llm_timeout)
-    return options
+        return VerifyOptions(grader=GraderOptions("llm", args.llm_url, args.llm_model, args.llm_timeout))
+    return VerifyOptions()

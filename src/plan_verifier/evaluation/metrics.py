@@ -43,8 +43,11 @@ class Outcome:
     plan_format: str | None = None
     expected_verdict: str | None = None
     rules: tuple[str, ...] = ()  # rule ids of CRITICAL findings
-    semantic_verdict: str | None = None
+    semantic_verdict: str | None = None  # PASS | FAIL | UNKNOWN (the stage abstained) | None (level below FULL)
     semantic_confidence: float | None = None
+    abstained: bool = False  # the semantic stage said it could not verify something (insufficient_evidence)
+    language: str | None = None
+    style: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -181,6 +184,21 @@ def expected_calibration_error(bins: Sequence[CalibrationBin]) -> float:
     return _ratio(sum(b.n * abs(b.accuracy - b.mean_confidence) for b in bins), total)
 
 
+def by_subtype_recall(outcomes: Iterable[Outcome]) -> dict[str, dict[str, float]]:
+    """Per error subtype: how many cases, how many rejected (recall), how many only flagged by an abstention."""
+    groups: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        if o.is_error:
+            groups.setdefault(o.subtype or "?", []).append(o)
+    return {k: {"n": len(v), "recall": round(_ratio(sum(o.flagged for o in v), len(v)), 4),
+                "abstained": round(_ratio(sum(o.abstained and not o.flagged for o in v), len(v)), 4)} for k, v in sorted(groups.items())}
+
+
+def abstention_rate(outcomes: Sequence[Outcome]) -> float:
+    """Share of cases where the semantic stage abstained on some aspect (and did not reject)."""
+    return _ratio(sum(1 for o in outcomes if o.abstained and not o.flagged), len(outcomes))
+
+
 def verdict_pairs(outcomes: Iterable[Outcome]) -> list[tuple[float, bool]]:
     return [(o.confidence, o.correct) for o in outcomes]
 
@@ -189,6 +207,6 @@ def semantic_pairs(outcomes: Iterable[Outcome]) -> list[tuple[float, bool]]:
     """The semantic stage's own verdicts on positives and semantic negatives."""
     out = []
     for o in outcomes:
-        if o.semantic_verdict in ("PASS", "FAIL") and o.category in ("positive", "semantic"):
-            out.append((o.semantic_confidence or 0.0, (o.semantic_verdict == "FAIL") == (o.category == "semantic")))
+        if o.semantic_verdict in ("PASS", "FAIL") and o.category in ("positive", "semantic") and o.semantic_confidence is not None:
+            out.append((o.semantic_confidence, (o.semantic_verdict == "FAIL") == (o.category == "semantic")))
     return out

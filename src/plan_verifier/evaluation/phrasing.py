@@ -3,9 +3,10 @@
 Several phrasings per task kind, the way people write to a planner ("Transfer
 the box from table A to table B", "박스를 A에서 B로 옮겨줘"), with optional
 manner words ("gently", "천천히"), coordinates ("A(400, 0, 50)") and a
-"return home". Korean nouns and verbs come from the semantic lexicon, so the
-generator and the grader share one vocabulary file but not one parser:
-sentences are written from templates here and read by `semantic.instruction`.
+"return home". The generator keeps its own small word table (below), apart
+from the grader's vocabulary, so that the two do not share words by
+construction; the hand-written development set (`evaluation/devset.py`) is
+the measure of phrasing the generator never uses.
 """
 
 from __future__ import annotations
@@ -14,16 +15,22 @@ import random
 
 from plan_verifier.evaluation.programs import Item, Spot, TdlTask
 from plan_verifier.ir import fmt_number
-from plan_verifier.semantic.lexicon import lexicon
 
 _GENTLE_EN = ("gently", "slowly", "carefully")
 _GENTLE_KO = ("조심스럽게", "천천히", "살살", "부드럽게")
 
 
+#: How the generator writes its nouns, colours and tools in Korean.
+_KOREAN = {
+    "objects": {"box": "박스", "cube": "큐브", "block": "블록", "apple": "사과", "banana": "바나나", "orange": "오렌지",
+                "glass": "유리컵", "cup": "컵", "bottle": "물병", "gear": "기어", "bolt": "볼트", "battery": "배터리",
+                "welder": "용접기", "camera": "카메라", "gripper": "그리퍼", "screwdriver": "드라이버"},
+    "colors": {"red": "빨간", "blue": "파란", "green": "초록", "yellow": "노란", "black": "검은", "white": "흰"},
+}
+
+
 def _korean(group, canonical: str) -> str | None:
-    data = lexicon()
-    forms = {"objects": data.objects, "colors": data.colors, "actions": data.actions}[group]
-    return forms.korean_form(canonical)
+    return _KOREAN[group].get(canonical)
 
 
 def korean_item(item: Item) -> str:
@@ -143,9 +150,7 @@ def routine_phrase(routine: str, language: str) -> str | None:
     words = routine.split("_")
     if language == "en":
         return " ".join(words)
-    actions = lexicon().actions
-    canonical = next((actions.canonical(w) for w in words if actions.canonical(w)), None)
-    return _KOREAN_WORK.get(canonical)
+    return next((_KOREAN_WORK[w] for w in words if w in _KOREAN_WORK), None)
 
 
 #: Korean nouns that take 하다 for the work verbs ("Pos_1에서 용접해줘").
@@ -153,11 +158,11 @@ _KOREAN_WORK = {"weld": "용접", "inspect": "검사", "pick": "픽업", "place"
 
 
 def tool_noun(tool: str, tool_type: str | None, language: str) -> str:
-    objects = lexicon().objects
-    canonical = next((objects.canonical(w) for w in (tool, tool_type or "") if w and objects.canonical(w)), None)
+    """`Welder` -> "welder" / "용접기"."""
+    noun = tool.lower()
     if language == "ko":
-        return (_korean("objects", canonical) if canonical else None) or tool
-    return canonical or tool.lower()
+        return _korean("objects", noun) or tool
+    return noun
 
 
 def job_instruction(jobs, attach_only: str | None, return_home: bool, release: bool, gentle: bool,

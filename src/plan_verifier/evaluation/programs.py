@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from plan_verifier.ir import fmt_number
 
 DIALECTS = ("named_inline", "positional_assign", "define_named")
-HOME_JOINTS = (0, -90, 90, -90, -90, 0)
+#: Home in front of the robot: on a UR10e PosJ(180, -90, 90, -90, -90, 0) puts the TCP at about (691, 174, 527), tool down
+#: (PosJ(0, ...) would reach backwards, behind the base, away from every target below).
+HOME_JOINTS = (180, -90, 90, -90, -90, 0)
 TOOL_DOWN = (0, 180, 0)
 JOINT_SPEED = 60  # deg/s for the joint moves home
 GRIPPER_PORT = 1

@@ -6,22 +6,24 @@ Configurations:
 * `rule_based`: syntax, safety, consistency, domain and graph rules (level STANDARD);
 * `semantic_only`: the R-SEM rules alone, level FULL.
 
-Each case is checked in-process with its own instruction, robot and cell;
-the semantic assessment is captured through the `semantic_observer` option
-so that its confidence can be calibrated.
+Each case is checked in-process with its own instruction, robot and cell.
+The semantic stage's own verdict and confidence are read from the report's
+R-SEM findings (a confident one rejects; an `insufficient_evidence` warning
+is an abstention), so that they can be calibrated and counted.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, Iterable, Mapping, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from plan_verifier import rules as registry
 from plan_verifier.evaluation.dataset import plan_text
 from plan_verifier.evaluation.metrics import Outcome
 from plan_verifier.findings import Category, Severity
 from plan_verifier.graph.embedded import EmbeddedGraph
+from plan_verifier.options import VerifyOptions
 from plan_verifier.pipeline import Verifier
 from plan_verifier.report import Report
 
@@ -32,19 +34,19 @@ CONFIGURATIONS = {
 }
 
 
-def verifier_for(configuration: str, robot: str, cell: str | None, options: Mapping[str, Any]) -> Verifier:
+def verifier_for(configuration: str, robot: str, cell: str | None, options: VerifyOptions) -> Verifier:
     graph = EmbeddedGraph.from_file(cell) if cell else None
     if configuration == "hybrid":
-        return Verifier(robot, graph=graph, level="FULL", options=dict(options))
+        return Verifier(robot, graph=graph, level="FULL", options=options)
     if configuration == "rule_based":
-        return Verifier(robot, graph=graph, level="STANDARD", options=dict(options))
+        return Verifier(robot, graph=graph, level="STANDARD", options=options)
     if configuration == "semantic_only":
         semantic = [r for r in registry.all_rules() if r.category is Category.SEMANTIC]
-        return Verifier(robot, graph=graph, level="FULL", rules=semantic, options=dict(options))
+        return Verifier(robot, graph=graph, level="FULL", rules=semantic, options=options)
     raise ValueError(f"unknown configuration {configuration!r}")
 
 
-def run(cases: Iterable[dict[str, Any]], configuration: str = "hybrid", options: Mapping[str, Any] | None = None,
+def run(cases: Iterable[dict[str, Any]], configuration: str = "hybrid", options: VerifyOptions | None = None,
         progress: Callable[[int], None] | None = None) -> list[Outcome]:
     verifiers: dict[tuple[str, str | None], Verifier] = {}
     outcomes = []
@@ -52,27 +54,26 @@ def run(cases: Iterable[dict[str, Any]], configuration: str = "hybrid", options:
         meta = case.get("metadata") or {}
         key = (meta.get("robot", "ur10e"), meta.get("cell"))
         if key not in verifiers:
-            verifiers[key] = verifier_for(configuration, key[0], key[1], options or {})
-        seen: list = []
+            verifiers[key] = verifier_for(configuration, key[0], key[1], options or VerifyOptions())
         report = verifiers[key].verify(plan_text(case) or "", plan_format=case.get("plan_format", "auto"),
-                                       instruction=case.get("natural_language"), options={"semantic_observer": seen.append})
-        outcomes.append(outcome(case, report, seen[-1] if seen else None))
+                                       instruction=case.get("natural_language"))
+        outcomes.append(outcome(case, report))
         if progress:
             progress(n)
     return outcomes
 
 
-def outcome(case: dict[str, Any], report: Report, assessment) -> Outcome:
+def outcome(case: dict[str, Any], report: Report) -> Outcome:
     critical = [f for f in report.findings if f.severity is Severity.CRITICAL]
     deterministic = [f for f in critical if f.category is not Category.SEMANTIC]
-    if deterministic:
-        confidence = 1.0
-    elif critical:
-        confidence = max(float(f.evidence.get("confidence", 1.0)) for f in critical)
-    elif assessment is not None and assessment.verdict == "PASS":
-        confidence = assessment.confidence
-    else:
-        confidence = 1.0
+    semantic = [f for f in report.findings if f.category is Category.SEMANTIC]
+    semantic_critical = [f for f in semantic if f.severity is Severity.CRITICAL]
+    abstained = any(f.severity is Severity.WARNING and f.evidence.get("reason_code") == "insufficient_evidence" for f in semantic)
+    semantic_confidence = max((float(f.evidence.get("confidence", 1.0)) for f in semantic_critical), default=None)
+    confidence = 1.0 if deterministic or semantic_confidence is None else semantic_confidence
+    semantic_verdict = None
+    if report.level == "FULL":
+        semantic_verdict = "FAIL" if semantic_critical else "UNKNOWN" if abstained else "PASS"
     return Outcome(
         id=case.get("id", "?"),
         category=case["category"],
@@ -85,8 +86,11 @@ def outcome(case: dict[str, Any], report: Report, assessment) -> Outcome:
         plan_format=case.get("plan_format"),
         expected_verdict=case.get("expected_verdict"),
         rules=tuple(sorted({f.rule_id for f in critical})),
-        semantic_verdict=assessment.verdict if assessment is not None else None,
-        semantic_confidence=assessment.confidence if assessment is not None else None,
+        semantic_verdict=semantic_verdict,
+        semantic_confidence=semantic_confidence if semantic_critical else (None if abstained else 1.0),
+        abstained=abstained,
+        language=(case.get("metadata") or {}).get("language"),
+        style=(case.get("metadata") or {}).get("dialect") or (case.get("metadata") or {}).get("style"),
     )
 
 

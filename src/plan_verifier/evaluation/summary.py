@@ -107,3 +107,66 @@ def text(summary: Mapping[str, Any], title: str, rows: list[dict[str, Any]] | No
     if len(wrong) > misses:
         out.append(f"  ... and {len(wrong) - misses} more (--format json lists all)")
     return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- hand-written development sets
+
+
+def summarize_devset(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The semantic stage on hand-written pairs: F1 and false alarms, abstentions, recall per mistake."""
+    total = metrics.count(outcomes)
+    positives = [o for o in outcomes if not o.is_error]
+    return {
+        "cases": len(outcomes),
+        "pass_cases": len(positives),
+        "fail_cases": len(outcomes) - len(positives),
+        "confusion": {"tp": total.tp, "fp": total.fp, "fn": total.fn, "tn": total.tn},
+        "precision": round(total.precision, 4),
+        "recall": round(total.recall, 4),
+        "f1": round(total.f1, 4),
+        "false_alarm_rate": round(total.false_positive_rate, 4),
+        "abstention_rate": round(metrics.abstention_rate(outcomes), 4),
+        "abstention_rate_pass": round(metrics.abstention_rate(positives), 4),
+        "per_subtype": metrics.by_subtype_recall(outcomes),
+        "per_language": _groups(outcomes, lambda o: o.language or "?"),
+        "per_style": _groups(outcomes, lambda o: o.style or "?"),
+        "timing_ms": {k: {m: round(v, 3) for m, v in s.items()} for k, s in metrics.timing(outcomes).items() if k in ("semantic", "total")},
+    }
+
+
+def _groups(outcomes: Sequence[Outcome], key) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        groups.setdefault(key(o), []).append(o)
+    out = {}
+    for name, items in sorted(groups.items()):
+        c = metrics.count(items)
+        out[name] = {"n": len(items), "f1": round(c.f1, 4), "recall": round(c.recall, 4), "false_alarms": c.fp,
+                     "abstention_rate": round(metrics.abstention_rate(items), 4)}
+    return out
+
+
+def devset_text(results: Mapping[str, Sequence[Outcome]], title: str, misses: int = 20) -> str:
+    """One row per split; the misclassified cases of the development split only (the hold-out is measured, not read)."""
+    out = [title, "", f"{'split':9}{'cases':>6}{'PASS':>6}{'FAIL':>6}{'precision':>11}{'recall':>8}{'F1':>8}{'false alarms':>14}{'abstained':>11}"]
+    summaries = {name: summarize_devset(o) for name, o in results.items()}
+    for name, s in summaries.items():
+        c = s["confusion"]
+        out.append(f"{name:9}{s['cases']:>6}{s['pass_cases']:>6}{s['fail_cases']:>6}{s['precision']:>11.3f}{s['recall']:>8.3f}{s['f1']:>8.3f}"
+                   f"{c['fp']:>6} ({s['false_alarm_rate']:.3f}){s['abstention_rate']:>11.3f}")
+    for name, s in summaries.items():
+        out += ["", f"Recall per mistake ({name}): " + ", ".join(f"{k} {v['recall']:.2f} of {v['n']}" for k, v in s["per_subtype"].items())]
+        out.append(f"Per language ({name}): " + ", ".join(f"{k} F1 {v['f1']:.3f} ({v['false_alarms']} false alarms, n={v['n']})"
+                                                         for k, v in s["per_language"].items()))
+        out.append(f"Per style ({name}): " + ", ".join(f"{k} F1 {v['f1']:.3f} ({v['false_alarms']} false alarms, {v['abstention_rate']:.2f} abstained)"
+                                                      for k, v in s["per_style"].items()))
+    if "dev" in results or "all" in results and "holdout" not in results:
+        shown = results.get("dev", results.get("all", []))
+        wrong = [o for o in shown if not o.correct]
+        out += ["", f"Misclassified ({'dev' if 'dev' in results else 'all'}): {len(wrong)}"]
+        for o in wrong[:misses]:
+            out.append(f"  {o.id:16} expected {o.expected_verdict}, got {o.verdict}" + (f" [{', '.join(o.rules)}]" if o.rules else "")
+                       + (f" ({o.subtype})" if o.subtype else ""))
+        if len(wrong) > misses:
+            out.append(f"  ... and {len(wrong) - misses} more (--misses N)")
+    return "\n".join(out) + "\n"

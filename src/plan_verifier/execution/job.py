@@ -30,6 +30,7 @@ import yaml
 
 from plan_verifier.actions import verify_actions_text
 from plan_verifier.graph.model import NO_TOOL, TOOL_ATTACH, TOOL_RELEASE, Cell
+from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.robots.spec import RobotSpec
 
 _JOINT_MOVES = frozenset({"MoveJoint", "AMoveJoint"})
@@ -176,7 +177,7 @@ class _Walker:
         velocity = _number(args.get("velocity"))
         joints = _values(target.get("PosJ"))
         cartesian = _values(target.get("PosX")) or _values(target.get("PosY"))
-        point = cartesian[:3] if cartesian else (self.robot.flange_position(joints) if self.robot is not None and joints else None)
+        point = cartesian[:3] if cartesian else (flange_position(self.robot, joints) if self.robot is not None and joints else None)
         if command in _JOINT_MOVES and joints and self.state.joints:
             speed = velocity or self.timing.joint_velocity_deg_s
             travel = max(abs(a - b) for a, b in zip(joints, self.state.joints))

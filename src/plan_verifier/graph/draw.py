@@ -2,8 +2,8 @@
 
 `scene` decides what to draw - positions by role, allowed moves (arrows for
 one-way ones), tool stands, and with a simulation the plan's path through the
-cell with its failing steps marked - and `render_png` draws a scene with
-matplotlib. The layout shows the move graph, not the workspace: positions
+cell with the steps the graph rules found wrong marked - and `render_png`
+draws a scene with matplotlib. The layout shows the move graph, not the workspace: positions
 stand in columns by their distance in moves from the start position (poses
 put approach points right above their work points, which hides the moves).
 """
@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
+from plan_verifier.findings import Finding
 from plan_verifier.graph.model import Cell
+from plan_verifier.graph.result import graph_problems
 from plan_verifier.graph.simulate import Simulation
 
 ROLE_STYLE = {  # role -> (marker, colour, label)
@@ -57,7 +60,10 @@ class Scene:
     start: str | None = None
 
 
-def scene(cell: Cell, simulation: Simulation | None = None, *, title: str | None = None) -> Scene:
+def scene(cell: Cell, simulation: Simulation | None = None, findings: Iterable[Finding] = (), *,
+          title: str | None = None) -> Scene:
+    """The picture's content; `findings` are the verification's findings on `simulation` (its graph
+    findings colour the failing steps)."""
     xy = _layout(cell)
     nodes = []
     for name in sorted(cell.positions):
@@ -73,11 +79,13 @@ def scene(cell: Cell, simulation: Simulation | None = None, *, title: str | None
     failed: list[str] = []
     notes: list[str] = []
     start = None
+    verdict = ""
     if simulation is not None:
+        findings = [f for f in findings if f.graph is not None]
         start = simulation.start.position if simulation.start.position in cell.positions else None
-        failing_steps = {e.step for e in simulation.events}
+        failing_steps = {f.step for f in findings}
         at = start
-        for trace in simulation.trace:
+        for trace in simulation.steps:
             bad = trace.step in failing_steps
             for target in trace.visits:
                 if at is not None and at != target and at in cell.positions and target in cell.positions:
@@ -85,8 +93,9 @@ def scene(cell: Cell, simulation: Simulation | None = None, *, title: str | None
                 at = target
             if bad and trace.after.position in cell.positions and trace.after.position not in failed:
                 failed.append(trace.after.position)
-        notes = [line for e in simulation.events for line in e.feedback[:1]]
-    verdict = "" if simulation is None else (" - plan valid" if simulation.result.valid else " - plan rejected")
+        problems = graph_problems(findings)
+        notes = [p.feedback[0] for p in problems]
+        verdict = " - plan rejected" if problems else " - plan valid"
     return Scene(title or f"{cell.name}{verdict}", tuple(nodes), tuple(edges), tuple(path), tuple(failed), tuple(notes), start)
 
 

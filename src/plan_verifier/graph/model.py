@@ -5,6 +5,12 @@ check runs against one snapshot, so a verification reads a consistent graph
 and costs no round trips per step. The YAML cell file (contract §4) is
 validated with pydantic; `Cell.fingerprint` is a sha256 over the canonical
 content, cheap to compare and recorded in approved YAML.
+
+Besides the graph, a cell carries what the execution level needs to move a
+robot through it (contract §7): the floor height, the clearance below which
+a distance is a warning, the collision objects, joint angles for positions
+that the integrator taught as joints, and each tool's TCP and collision shape.
+All of it is optional: a cell without it has no obstacles.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from plan_verifier import yaml_text
+from plan_verifier.collision.tool_shape import SixNumbers, ToolShape, ToolShapeSpec
+from plan_verifier.graph.obstacles import FLOOR, CollisionObject, ObstacleSpec
 from plan_verifier.resources import ConfigError
 
 NO_TOOL = "none"
@@ -36,6 +44,8 @@ class Position:
     role: str
     pose: tuple[float, ...] | None = None
     description: str | None = None
+    #: Joint angles (deg) the robot takes at this position, when the cell gives them.
+    joints: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +54,10 @@ class Tool:
     stand: str
     position: str
     type: str | None = None
+    #: The TCP in the flange frame [x, y, z, rx, ry, rz] (mm, deg), when the cell gives it.
+    tcp: tuple[float, ...] | None = None
+    #: The tool's collision body on the flange, when the cell gives it.
+    shape: ToolShape | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +94,15 @@ class Cell:
     routines: Mapping[str, Routine]
     initial_position: str | None = None
     initial_tool: str = NO_TOOL
+    #: The floor (table) plane; None: not given (the robot spec's lowest Z applies).
+    floor_z_mm: float | None = None
+    #: Closer than this to anything is a warning; None: not given.
+    clearance_mm: float | None = None
+    collision_objects: Mapping[str, CollisionObject] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "positions", types.MappingProxyType(dict(self.positions)))
+        object.__setattr__(self, "collision_objects", types.MappingProxyType(dict(self.collision_objects)))
         object.__setattr__(self, "tools", types.MappingProxyType(dict(self.tools)))
         object.__setattr__(self, "routines", types.MappingProxyType(dict(self.routines)))
         adjacency: dict[str, list[str]] = {}
@@ -158,14 +178,20 @@ class Cell:
         out: dict[str, Any] = {"name": self.name}
         if self.initial_position or self.initial_tool != NO_TOOL:
             out["initial_state"] = {"position": self.initial_position, "tool": self.initial_tool}
+        if self.floor_z_mm is not None:
+            out["floor_z_mm"] = self.floor_z_mm
+        if self.clearance_mm is not None:
+            out["clearance_mm"] = self.clearance_mm
         out["positions"] = [
-            {k: v for k, v in (("name", p.name), ("role", p.role), ("pose", list(p.pose) if p.pose else None), ("description", p.description)) if v is not None}
+            {k: v for k, v in (("name", p.name), ("role", p.role), ("pose", list(p.pose) if p.pose else None), ("description", p.description),
+                               ("joints", list(p.joints) if p.joints else None)) if v is not None}
             for p in sorted(self.positions.values(), key=lambda p: p.name)
         ]
         out["moves"] = [list(e) for e in two_way]
         out["one_way_moves"] = [list(e) for e in one_way]
         out["tools"] = [
-            {k: v for k, v in (("name", t.name), ("type", t.type), ("stand", t.stand), ("position", t.position)) if v is not None}
+            {k: v for k, v in (("name", t.name), ("type", t.type), ("stand", t.stand), ("position", t.position),
+                               ("tcp", list(t.tcp) if t.tcp else None), ("shape", t.shape.to_spec() if t.shape else None)) if v is not None}
             for t in sorted(self.tools.values(), key=lambda t: t.name)
         ]
         out["routines"] = [
@@ -175,6 +201,8 @@ class Cell:
             ) if v is not None}
             for r in sorted(self.routines.values(), key=lambda r: r.name)
         ]
+        if self.collision_objects:
+            out["collision_objects"] = [o.to_file_dict() for _, o in sorted(self.collision_objects.items())]
         return out
 
 
@@ -187,7 +215,7 @@ def _fingerprint(cell: Cell) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class _PositionModel(_Strict):
@@ -195,6 +223,7 @@ class _PositionModel(_Strict):
     role: Literal["home", "safe_approach", "tool_mount", "work"]
     pose: list[float] | None = None
     description: str | None = None
+    joints: SixNumbers | None = None
 
     @field_validator("pose")
     @classmethod
@@ -209,6 +238,8 @@ class _ToolModel(_Strict):
     stand: str = Field(min_length=1)
     position: str = Field(min_length=1)
     type: str | None = None
+    tcp: SixNumbers | None = None
+    shape: ToolShapeSpec | None = None
 
 
 class _SupportModel(_Strict):
@@ -239,6 +270,9 @@ class CellFile(_Strict):
     one_way_moves: list[tuple[str, str]] = Field(default_factory=list)
     tools: list[_ToolModel] = Field(default_factory=list)
     routines: list[_RoutineModel] = Field(default_factory=list)
+    floor_z_mm: float | None = None
+    clearance_mm: float | None = Field(default=None, ge=0)
+    collision_objects: list[ObstacleSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _references(self) -> "CellFile":
@@ -246,6 +280,12 @@ class CellFile(_Strict):
         if len(set(names)) != len(names):
             dup = sorted({n for n in names if names.count(n) > 1})
             raise ValueError(f"duplicate position names: {', '.join(dup)}")
+        obstacles = [o.name for o in self.collision_objects]
+        if len(set(obstacles)) != len(obstacles):
+            dup = sorted({n for n in obstacles if obstacles.count(n) > 1})
+            raise ValueError(f"collision_objects: duplicate names: {', '.join(dup)}")
+        if FLOOR in obstacles:
+            raise ValueError(f"collision_objects: '{FLOOR}' is the name of the floor plane (floor_z_mm); call the object something else")
         known = set(names)
         for kind, pairs in (("moves", self.moves), ("one_way_moves", self.one_way_moves)):
             for a, b in pairs:
@@ -287,13 +327,22 @@ class CellFile(_Strict):
         home = next((p.name for p in self.positions if p.role == "home"), None)
         return Cell(
             name=self.name,
-            positions={p.name: Position(p.name, p.role, tuple(p.pose) if p.pose else None, p.description) for p in self.positions},
+            positions={p.name: Position(p.name, p.role, tuple(p.pose) if p.pose else None, p.description, _floats(p.joints))
+                       for p in self.positions},
             edges=frozenset(edges),
-            tools={t.name: Tool(t.name, t.stand, t.position, t.type) for t in self.tools},
+            tools={t.name: Tool(t.name, t.stand, t.position, t.type, _floats(t.tcp), t.shape.tool_shape() if t.shape else None)
+                   for t in self.tools},
             routines=routines,
             initial_position=initial.position or home,
             initial_tool=initial.tool,
+            floor_z_mm=self.floor_z_mm,
+            clearance_mm=self.clearance_mm,
+            collision_objects={o.name: o.value() for o in self.collision_objects},
         )
+
+
+def _floats(values: list[float] | None) -> tuple[float, ...] | None:
+    return tuple(float(v) for v in values) if values is not None else None
 
 
 def routine_kind(name: str, kind: str | None) -> str:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import queue
 import threading
@@ -51,7 +52,10 @@ from urllib.parse import urlsplit, urlunsplit
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Sphere
+from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.graph.model import NO_TOOL, Cell, Position, Routine, Support, Tool, routine_kind
+from plan_verifier.graph.obstacles import FLOOR, CollisionObject
 from plan_verifier.graph.port import GraphUnavailable
 from plan_verifier.resources import ConfigError
 
@@ -64,20 +68,23 @@ LOADING_PREFIX = "loading:"
 #: Budget for one query's parameters, as JSON text. FalkorDB 4.x renders the
 #: parameters into a 4096-byte buffer server-side; larger ones crash its Bolt listener.
 PARAM_BUDGET = 2800
-_SCHEMA_LABELS = ("Position", "Routine", "Tool", "ToolStand")
+_SCHEMA_LABELS = ("Position", "Routine", "Tool", "ToolStand", "CollisionObject")
 
 logging.getLogger("neo4j").addHandler(logging.NullHandler())  # no driver chatter on a CLI's stderr
 
 # ----------------------------------------------------------------------------- queries
 #: What the graph holds, kind by kind: the pattern, and one item per match in the
-#: shape (a, b, c, d, nums) that `build_cell` reads.
+#: shape (a, b, c, d, nums, extra) that `build_cell` reads.
 _ELEMENTS = {
-    "position": ("MATCH (p:Position)", "[p.name, p.role, p.description, null, [p.x, p.y, p.z, p.rx, p.ry, p.rz]]"),
-    "move": ("MATCH (s:Position)-[:ONLY_ALLOWED_MOVE_TO]->(t:Position)", "[s.name, t.name, null, null, null]"),
-    "tool": ("MATCH (t:Tool)-[:TOOL_AVAILABLE_AT]->(s:ToolStand)-[:LOCATED_AT]->(p:Position)", "[t.name, s.name, p.name, t.type, null]"),
-    "routine": ("MATCH (r:Routine)", "[r.name, r.kind, r.required_tool, r.description, null]"),
-    "support": ("MATCH (r:Routine)-[e:SUPPORTED_AT]->(p:Position)", "[r.name, p.name, e.action_after, e.verify, [e.stabilize]]"),
-    "meta": (f"MATCH (m:{META_LABEL})", "[m.name, m.initial_position, m.initial_tool, m.version, null]"),
+    "position": ("MATCH (p:Position)", "[p.name, p.role, p.description, null, [p.x, p.y, p.z, p.rx, p.ry, p.rz], p.joints]"),
+    "move": ("MATCH (s:Position)-[:ONLY_ALLOWED_MOVE_TO]->(t:Position)", "[s.name, t.name, null, null, null, null]"),
+    "tool": ("MATCH (t:Tool)-[:TOOL_AVAILABLE_AT]->(s:ToolStand)-[:LOCATED_AT]->(p:Position)",
+             "[t.name, s.name, p.name, t.type, [t.sx, t.sy, t.sz, t.radius, t.length], [t.shape, t.tcp, t.shape_pose]]"),
+    "routine": ("MATCH (r:Routine)", "[r.name, r.kind, r.required_tool, r.description, null, null]"),
+    "support": ("MATCH (r:Routine)-[e:SUPPORTED_AT]->(p:Position)", "[r.name, p.name, e.action_after, e.verify, [e.stabilize], null]"),
+    "obstacle": ("MATCH (o:CollisionObject)",
+                 "[o.name, o.shape, null, null, [o.x, o.y, o.z, o.rx, o.ry, o.rz, o.sx, o.sy, o.sz, o.radius, o.height], null]"),
+    "meta": (f"MATCH (m:{META_LABEL})", "[m.name, m.initial_position, m.initial_tool, m.version, [m.floor_z_mm, m.clearance_mm], null]"),
 }
 #: Items per streamed record. One record per element costs ~30 us each on the wire and in the
 #: driver (a 10,000-position cell took 1.2 s to read); FalkorDB cannot send a record beyond
@@ -113,6 +120,7 @@ class LoadSummary:
     tools: int
     routines: int
     supports: int
+    collision_objects: int
     removed: int
     schema: str  # "constraints" (Neo4j 5) or "indexes" (servers without uniqueness constraints)
     fingerprint: str
@@ -198,14 +206,14 @@ class Neo4jGraph:
         meta = parts["meta"][0] if len(parts["meta"]) == 1 else None
         stamp = _text(meta[3]) if meta else None
         _refuse_loading(stamp)
-        return self._cell(parts["position"], parts["move"], parts["tool"], parts["routine"], parts["support"], meta), stamp
+        return self._cell(parts["position"], parts["move"], parts["tool"], parts["routine"], parts["support"], parts["obstacle"], meta), stamp
 
-    def _cell(self, positions, moves, tools, routines, supports, meta) -> Cell:
+    def _cell(self, positions, moves, tools, routines, supports, obstacles, meta) -> Cell:
         support_map: dict[str, dict[str, Support]] = {}
-        for routine, position, action_after, verify, nums in supports:
+        for routine, position, action_after, verify, nums, _ in supports:
             stabilize = nums[0] if nums else None
             support_map.setdefault(routine, {})[position] = Support(position, _number(stabilize), _text(action_after), _text(verify))
-        return build_cell(self._name(meta), positions, ((a, b) for a, b, *_ in moves), tools, routines, support_map, meta)
+        return build_cell(self._name(meta), positions, ((a, b) for a, b, *_ in moves), tools, routines, support_map, obstacles, meta)
 
     def _name(self, meta: Sequence[Any] | None) -> str:
         return (_text(meta[0]) if meta else None) or self.database or "neo4j"
@@ -220,12 +228,19 @@ class Neo4jGraph:
         schema = self._schema()
         self.query(f"MERGE (m:{META_LABEL} {{key: 'cell'}}) SET m.version = $version", version=f"{LOADING_PREFIX}{uuid.uuid4()}")
         removed = self._prune(cell)
-        positions = [{"name": p.name, "role": p.role, "description": p.description, **_pose_props(p.pose)} for p in cell.positions.values()]
+        positions = [{"name": p.name, "role": p.role, "description": p.description, **_pose_props(p.pose),
+                      "joints": list(p.joints) if p.joints else None} for p in cell.positions.values()]
         self._batched("UNWIND $rows AS row MERGE (p:Position {name: row.name}) SET p.role = row.role, p.description = row.description, "
-                      "p.x = row.x, p.y = row.y, p.z = row.z, p.rx = row.rx, p.ry = row.ry, p.rz = row.rz", positions)
-        self._batched("UNWIND $rows AS row MERGE (t:Tool {name: row.name}) SET t.type = row.type MERGE (s:ToolStand {name: row.stand}) "
+                      "p.x = row.x, p.y = row.y, p.z = row.z, p.rx = row.rx, p.ry = row.ry, p.rz = row.rz, p.joints = row.joints", positions)
+        self._batched("UNWIND $rows AS row MERGE (t:Tool {name: row.name}) SET t.type = row.type, t.tcp = row.tcp, t.shape = row.shape, "
+                      "t.sx = row.sx, t.sy = row.sy, t.sz = row.sz, t.radius = row.radius, t.length = row.length, t.shape_pose = row.shape_pose "
+                      "MERGE (s:ToolStand {name: row.stand}) "
                       "WITH t, s, row MATCH (p:Position {name: row.position}) MERGE (t)-[:TOOL_AVAILABLE_AT]->(s) MERGE (s)-[:LOCATED_AT]->(p)",
-                      [{"name": t.name, "type": t.type, "stand": t.stand, "position": t.position} for t in cell.tools.values()])
+                      [{"name": t.name, "type": t.type, "stand": t.stand, "position": t.position, **_tool_props(t)} for t in cell.tools.values()])
+        self._batched("UNWIND $rows AS row MERGE (o:CollisionObject {name: row.name}) SET o.shape = row.shape, "
+                      "o.x = row.x, o.y = row.y, o.z = row.z, o.rx = row.rx, o.ry = row.ry, o.rz = row.rz, "
+                      "o.sx = row.sx, o.sy = row.sy, o.sz = row.sz, o.radius = row.radius, o.height = row.height",
+                      [_obstacle_props(o) for o in cell.collision_objects.values()])
         self._batched("UNWIND $rows AS row MERGE (r:Routine {name: row.name}) SET r.kind = row.kind, r.required_tool = row.required_tool, "
                       "r.description = row.description",
                       [{"name": r.name, "kind": r.kind, "required_tool": r.required_tool, "description": r.description} for r in cell.routines.values()])
@@ -236,12 +251,14 @@ class Neo4jGraph:
         self._batched("UNWIND $rows AS e MATCH (a:Position {name: e[0]}), (b:Position {name: e[1]}) MERGE (a)-[:ONLY_ALLOWED_MOVE_TO]->(b)",
                       [list(e) for e in sorted(cell.edges)])
         self.query(f"MERGE (m:{META_LABEL} {{key: 'cell'}}) SET m.name = $name, m.initial_position = $position, m.initial_tool = $tool, "
-                   "m.version = $version", name=cell.name, position=cell.initial_position, tool=cell.initial_tool, version=cell.fingerprint)
+                   "m.floor_z_mm = $floor, m.clearance_mm = $clearance, m.version = $version", name=cell.name, position=cell.initial_position,
+                   tool=cell.initial_tool, floor=cell.floor_z_mm, clearance=cell.clearance_mm, version=cell.fingerprint)
         stored = self.export()
         if stored.fingerprint != cell.fingerprint:
             raise GraphUnavailable("the graph read back after loading differs from the cell file (the server may have changed values, "
                                    "e.g. rounded numbers to 6 decimals); run 'plan-verify graph export' to compare")
-        return LoadSummary(len(cell.positions), len(cell.edges), len(cell.tools), len(cell.routines), len(supports), removed, schema, cell.fingerprint)
+        return LoadSummary(len(cell.positions), len(cell.edges), len(cell.tools), len(cell.routines), len(supports),
+                           len(cell.collision_objects), removed, schema, cell.fingerprint)
 
     def _schema(self) -> str:
         """Uniqueness constraints on the names (Neo4j 5); where the server has none, plain indexes."""
@@ -276,7 +293,7 @@ class Neo4jGraph:
             removed += len(pairs)
             self._batched(query, [list(p) for p in sorted(pairs)])
         wanted = {"Position": set(cell.positions), "Routine": set(cell.routines), "Tool": set(cell.tools),
-                  "ToolStand": {t.stand for t in cell.tools.values()}}
+                  "ToolStand": {t.stand for t in cell.tools.values()}, "CollisionObject": set(cell.collision_objects)}
         for label, names in wanted.items():
             extra = sorted(current[label] - names)
             removed += len(extra)
@@ -285,9 +302,11 @@ class Neo4jGraph:
 
     def _stored_parts(self) -> dict[str, set]:
         """Names and links as they are in the graph (what `_prune` compares against)."""
-        out: dict[str, set] = {k: set() for k in ("Position", "Routine", "Tool", "ToolStand", "moves", "supports", "available", "located")}
+        out: dict[str, set] = {k: set() for k in ("Position", "Routine", "Tool", "ToolStand", "CollisionObject",
+                                                  "moves", "supports", "available", "located")}
         query = " UNION ALL ".join((
             "MATCH (n:Position) RETURN 'Position' AS kind, n.name AS a, null AS b",
+            "MATCH (n:CollisionObject) RETURN 'CollisionObject' AS kind, n.name AS a, null AS b",
             "MATCH (n:Routine) RETURN 'Routine' AS kind, n.name AS a, null AS b",
             "MATCH (n:Tool) RETURN 'Tool' AS kind, n.name AS a, null AS b",
             "MATCH (n:ToolStand) RETURN 'ToolStand' AS kind, n.name AS a, null AS b",
@@ -380,12 +399,14 @@ class LiveCell(Cell):
 
     @classmethod
     def open(cls, graph: Neo4jGraph) -> "LiveCell":
-        positions, routines, tools, metas = ([row[0] for row in graph.query(elements_query(kind))] for kind in ("position", "routine", "tool", "meta"))
+        positions, routines, tools, obstacles, metas = ([row[0] for row in graph.query(elements_query(kind))]
+                                                        for kind in ("position", "routine", "tool", "obstacle", "meta"))
         meta = metas[0] if len(metas) == 1 else None
         _refuse_loading(_text(meta[3]) if meta else None)
-        base = build_cell(graph._name(meta), positions, (), tools, routines, {}, meta)
+        base = build_cell(graph._name(meta), positions, (), tools, routines, {}, obstacles, meta)
         cell = cls.__new__(cls)
-        for name in ("name", "positions", "edges", "tools", "routines", "initial_position", "initial_tool"):
+        for name in ("name", "positions", "edges", "tools", "routines", "initial_position", "initial_tool",
+                     "floor_z_mm", "clearance_mm", "collision_objects"):
             object.__setattr__(cell, name, getattr(base, name))
         Cell.__post_init__(cell)
         object.__setattr__(cell, "_graph", graph)
@@ -435,28 +456,127 @@ class LiveCell(Cell):
 
 
 def build_cell(name: str, positions: Iterable[Sequence[Any]], moves: Iterable[tuple[str, str]], tools: Iterable[Sequence[Any]],
-               routines: Iterable[Sequence[Any]], supports: dict[str, dict[str, Support]], meta: Sequence[Any] | None) -> Cell:
-    """A `Cell` from query rows (the contract §4 schema) - the same value the cell file gives.
+               routines: Iterable[Sequence[Any]], supports: dict[str, dict[str, Support]], obstacles: Iterable[Sequence[Any]],
+               meta: Sequence[Any] | None) -> Cell:
+    """A `Cell` from query rows (the contract §4/§7 schema) - the same value the cell file gives.
 
-    Rows are the items of `_ELEMENTS`: (a, b, c, d, nums).
+    Rows are the items of `_ELEMENTS`: (a, b, c, d, nums, extra). Geometry a
+    graph lacks (no :CollisionObject nodes, no joints, TCP or shape
+    properties, no floor on the cell node) is absent from the cell, as in a
+    cell file that does not give it.
     """
     position_map = {}
-    for pname, role, description, _, nums in positions:
+    for pname, role, description, _, nums, joints in positions:
         if pname is None:
             continue
         pose = list(nums or [])
         while pose and pose[-1] is None:
             pose.pop()
         position_map[pname] = Position(pname, role or "unknown", tuple(float(v) for v in pose) if pose and None not in pose else None,
-                                       _text(description))
-    tool_map = {t: Tool(t, stand, position, _text(ttype)) for t, stand, position, ttype, _ in tools if t is not None}
+                                       _text(description), _vector(joints, 6, f"Position '{pname}' joints"))
+    tool_map = {t: Tool(t, stand, position, _text(ttype), _vector(geometry[1], 6, f"Tool '{t}' tcp"), _tool_shape(t, geometry[0], sizes, geometry[2]))
+                for t, stand, position, ttype, sizes, geometry in tools if t is not None}
     routine_map = {r: Routine(r, routine_kind(r, _text(kind)), _text(required), _text(description), supports.get(r, {}))
-                   for r, kind, required, description, _ in routines if r is not None}
+                   for r, kind, required, description, *_ in routines if r is not None}
+    obstacle_map: dict[str, CollisionObject] = {}
+    for row in obstacles:
+        obstacle = _obstacle(row)
+        if obstacle.name in obstacle_map or obstacle.name == FLOOR:
+            raise _invalid(f"CollisionObject name '{obstacle.name}' is taken (names are unique and '{FLOOR}' is the floor's)")
+        obstacle_map[obstacle.name] = obstacle
     home = next((p.name for p in position_map.values() if p.role == "home"), None)
     initial_position = (_text(meta[1]) if meta else None) or home
     initial_tool = (_text(meta[2]) if meta else None) or NO_TOOL
+    floor, clearance = (meta[4] or [None, None]) if meta else (None, None)
     return Cell(name=name, positions=position_map, edges=frozenset((a, b) for a, b in moves if a is not None and b is not None),
-                tools=tool_map, routines=routine_map, initial_position=initial_position, initial_tool=initial_tool)
+                tools=tool_map, routines=routine_map, initial_position=initial_position, initial_tool=initial_tool,
+                floor_z_mm=None if floor is None else _finite(floor, f"{META_LABEL} floor_z_mm"),
+                clearance_mm=None if clearance is None else _finite(clearance, f"{META_LABEL} clearance_mm", low=0.0),
+                collision_objects=obstacle_map)
+
+
+# The collision geometry as node properties (docs/graph.md): scalars where contract §7 fixes them,
+# lists for whole vectors (a position's joints, a tool's TCP and shape mount). Geometry that is
+# there but malformed fails the read (an obstacle must never vanish because of a typo).
+
+
+def _obstacle_props(obstacle: CollisionObject) -> dict[str, Any]:
+    return {"name": obstacle.name, **_pose_props(obstacle.pose),
+            **_shape_props(obstacle.shape, ("sx", "sy", "sz", "radius", "height"))}
+
+
+def _tool_props(tool: Tool) -> dict[str, Any]:
+    shape = tool.shape.shape if tool.shape is not None else None
+    return {"tcp": list(tool.tcp) if tool.tcp else None, "shape_pose": list(tool.shape.pose) if tool.shape and tool.shape.pose else None,
+            **_shape_props(shape, ("sx", "sy", "sz", "radius", "length"))}
+
+
+def _shape_props(shape: Box | Cylinder | Sphere | None, names: tuple[str, ...]) -> dict[str, Any]:
+    """`shape` and the five size properties: box sizes, radius, cylinder length (named `height` on an obstacle)."""
+    sizes: list[float | None] = [None] * 5
+    kind = None
+    if isinstance(shape, Box):
+        kind, sizes[0:3] = "box", [shape.sx, shape.sy, shape.sz]
+    elif isinstance(shape, Cylinder):
+        kind, sizes[3], sizes[4] = "cylinder", shape.radius, shape.length
+    elif isinstance(shape, Capsule):
+        kind, sizes[3], sizes[4] = "capsule", shape.radius, shape.length
+    elif isinstance(shape, Sphere):
+        kind, sizes[3] = "sphere", shape.radius
+    return {"shape": kind, **dict(zip(names, sizes))}
+
+
+def _shape(kind: Any, sizes: Sequence[Any], what: str, *, capsule: bool = False) -> Box | Cylinder | Capsule | Sphere:
+    """An obstacle's or (`capsule`: a capsule is allowed) a tool's shape from its node properties."""
+    sx, sy, sz, radius, length = sizes
+    if kind == "box":
+        return Box(*(_finite(v, f"{what} {n}", positive=True) for v, n in ((sx, "sx"), (sy, "sy"), (sz, "sz"))))
+    if kind == "cylinder":
+        return Cylinder(_finite(radius, f"{what} radius", positive=True), _finite(length, f"{what} length/height", positive=True))
+    if kind == "sphere":
+        return Sphere(_finite(radius, f"{what} radius", positive=True))
+    if kind == "capsule" and capsule:
+        return Capsule(_finite(radius, f"{what} radius", positive=True), _finite(length, f"{what} length", positive=True))
+    raise _invalid(f"{what} shape is {kind!r}, not box, cylinder{', capsule' if capsule else ''} or sphere")
+
+
+def _obstacle(row: Sequence[Any]) -> CollisionObject:
+    name, kind, _, _, nums, _ = row
+    what = f"CollisionObject '{name}'"
+    if not isinstance(name, str) or not name:
+        raise _invalid("a CollisionObject without a name")
+    pose = _vector(nums[:6], 6, f"{what} pose (x, y, z, rx, ry, rz)")
+    if pose is None:
+        raise _invalid(f"{what} has no pose (x, y, z, rx, ry, rz)")
+    return CollisionObject(name, _shape(kind, nums[6:], what), pose)  # type: ignore[arg-type]
+
+
+def _tool_shape(tool: str, kind: Any, sizes: Sequence[Any], pose: Any) -> ToolShape | None:
+    if kind is None:
+        return None
+    what = f"Tool '{tool}'"
+    return ToolShape(_shape(kind, sizes, what, capsule=True), _vector(pose, 6, f"{what} shape_pose"))  # type: ignore[arg-type]
+
+
+def _vector(values: Any, size: int, what: str) -> tuple[float, ...] | None:
+    """`size` finite numbers, or None when the property is absent."""
+    if values is None or (isinstance(values, (list, tuple)) and all(v is None for v in values)):
+        return None
+    if not isinstance(values, (list, tuple)) or len(values) != size:
+        raise _invalid(f"{what} must be {size} numbers")
+    return tuple(_finite(v, what) for v in values)
+
+
+def _finite(value: Any, what: str, *, positive: bool = False, low: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or (positive and value <= 0) or (low is not None and value < low):
+        need = "a positive number" if positive else f"a number >= {low:g}" if low is not None else "a finite number"
+        raise _invalid(f"{what} is {value!r}, not {need}")
+    return float(value)
+
+
+def _invalid(message: str) -> GraphUnavailable:
+    return GraphUnavailable(f"invalid collision geometry in the graph: {message}")
 
 
 def _run(driver: Any, database: str | None, text: str, params: dict[str, Any]) -> list[tuple]:

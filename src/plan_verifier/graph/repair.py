@@ -9,17 +9,44 @@ What would change the task itself - a position or routine the graph lacks, a
 routine where it is not supported - is left as it is and listed as
 unresolved. The result is a proposal: it must be verified (and approved)
 like any other plan before it runs.
+
+The repair hints of the graph rules' findings share the small helpers at the
+top: how a path reads, which names are close to an unknown one, where to put
+the held tool down.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from plan_verifier.graph.model import NO_TOOL, TOOL_ATTACH, TOOL_RELEASE, Cell
-from plan_verifier.graph.simulate import SimState, path_text
+from plan_verifier.graph.simulate import SimState
 from plan_verifier.ir import Plan, Step
+
+
+def path_text(path: Sequence[str]) -> str:
+    return " -> ".join(path)
+
+
+def did_you_mean(kind: str, name: str, known: Mapping[str, Any]) -> str:
+    """The closest existing names to an unknown `kind` (position, routine, tool) `name`."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    if close:
+        return f"Did you mean {' or '.join(repr(c) for c in close)}?"
+    return f"Use a {kind} that exists in the cell graph"
+
+
+def release_first(cell: Cell, tool: str, here: str | None) -> str:
+    """Put `tool` down at its own stand first; with `here`, the shortest legal path there."""
+    stand = cell.stand_of(tool)
+    if stand is None:
+        return f"release '{tool}' first"
+    path = cell.shortest_path(here, stand) if here in cell.positions else None
+    via = f" (path {path_text(path)})" if path and len(path) > 1 else ""
+    return f"release '{tool}' at its stand {stand} first{via}"
 
 
 @dataclass(frozen=True)

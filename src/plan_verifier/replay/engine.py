@@ -21,7 +21,8 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from plan_verifier.actions import plan_steps, steps_sha256
+from plan_verifier.actions import plan_steps
+from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.model import Cell
 from plan_verifier.pipeline import Verifier

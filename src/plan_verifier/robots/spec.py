@@ -10,14 +10,14 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
-from typing import Annotated, Literal, Sequence
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from plan_verifier import yaml_text
+from plan_verifier.collision.tool_shape import ToolShape, ToolShapeSpec
 from plan_verifier.resources import ConfigError, resolve
-from plan_verifier.robots.kinematics import chain_forward, dh_forward
 
 DEFAULT_ROBOT = "ur10e"
 
@@ -75,6 +75,9 @@ class Limits(_Strict):
     z: ZLimits = Field(default_factory=ZLimits)
     gripper_delay: DelayRange = Field(default_factory=DelayRange)
     safe_height_mm: float = 100.0
+    #: How fast the controller turns the tool during a linear or circular move (deg/s): a move that turns
+    #: the tool a lot over a short distance takes longer rather than spinning the wrist (execution level).
+    tool_rotation_deg_s: float = Field(default=90.0, gt=0)
 
 
 class Joint(_Strict):
@@ -131,6 +134,66 @@ class Kinematics(_Strict):
         return self
 
 
+_Vec3 = tuple[float, float, float]
+_Pose6 = tuple[float, float, float, float, float, float]
+
+
+class LinkCapsule(_Strict):
+    """One capsule of a link's collision model: a segment in the link's frame, swept by a sphere.
+
+    Link frames (see docs/robots.md): 0 is the base, 1-5 the frame of joint i after its
+    rotation, 6 the flange; a capsule moves with its link.
+    """
+
+    link: int = Field(ge=0, le=6)
+    from_mm: _Vec3
+    to_mm: _Vec3
+    radius_mm: float = Field(gt=0)
+
+
+class CollisionModel(_Strict):
+    """The robot's own collision geometry: capsules along the kinematic chain.
+
+    `link_radii_mm` (six radii, links 1-6) puts one capsule per link between consecutive
+    joint origins; `links` lists explicit capsules (several per link allowed) and must
+    cover links 1-6. Neither given: `link_radii_mm` scaled from the reach (see docs).
+    """
+
+    link_radii_mm: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(min_length=6, max_length=6)] | None = None
+    links: Annotated[tuple[LinkCapsule, ...], Field(min_length=1)] | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "CollisionModel":
+        if self.link_radii_mm is not None and self.links is not None:
+            raise ValueError("give link_radii_mm or links, not both")
+        if self.links is not None:
+            missing = sorted({1, 2, 3, 4, 5, 6} - {c.link for c in self.links})
+            if missing:
+                raise ValueError(f"links has no capsule for link(s) {missing}")
+        return self
+
+
+class Tool(_Strict):
+    """A tool number of the controller: where its TCP is on the flange, and its shape.
+
+    `tcp` is [x, y, z, rx, ry, rz] in the flange frame (mm, degrees, the spec's
+    orientation convention); no `shape` means the tool adds no collision body.
+    `shape` has the same syntax as a cell tool's (`collision.tool_shape`), so a
+    tool is described the same way in a robot spec and in a cell.
+    """
+
+    tcp: _Pose6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    shape: ToolShapeSpec | None = None
+
+    @property
+    def tool_shape(self) -> ToolShape | None:
+        return self.shape.tool_shape() if self.shape is not None else None
+
+
+def _flange_tool() -> dict[int, Tool]:
+    return {0: Tool()}
+
+
 class Gripper(_Strict):
     """The gripper is a digital output; `close_value` is the level that closes it."""
 
@@ -153,25 +216,21 @@ class RobotSpec(_Strict):
     kinematics: Kinematics | None = None
     limits: Limits = Field(default_factory=Limits)
     gripper: Gripper = Field(default_factory=Gripper)
+    #: The robot's own collision geometry (execution level); the default is derived from the kinematics.
+    collision_model: CollisionModel = Field(default_factory=CollisionModel)
+    #: Tool numbers (TDL `tool=`, SetTool); the default defines tool 0 as the bare flange.
+    tools: dict[Annotated[int, Field(ge=0)], Tool] = Field(default_factory=_flange_tool)
+    #: Where the robot starts when nothing says otherwise; the default is the zero configuration.
+    home_joints_deg: _Pose6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     sources: list[str] = Field(default_factory=list)
 
-    def flange_position(self, joints_deg: Sequence[float]) -> tuple[float, float, float] | None:
-        """Flange position (mm) of a joint target, or None when the spec has no kinematics
-        (or an angle is not a finite number, which no robot can be commanded to)."""
-        joints = tuple(float(j) for j in joints_deg)
-        if self.kinematics is None or len(joints) != 6 or not all(math.isfinite(j) for j in joints):
-            return None
-        x, y, z = _fk(self.kinematics, joints)
-        return (x, y, z)
-
-
-@functools.lru_cache(maxsize=4096)
-def _fk(kin: Kinematics, joints: tuple[float, ...]) -> tuple[float, float, float]:
-    if kin.chain is not None:
-        p = chain_forward([(o.xyz_mm, o.rpy_deg, o.axis) for o in kin.chain], joints)
-    else:
-        p = dh_forward(kin.dh, joints)
-    return (float(p[0]), float(p[1]), float(p[2]))
+    @field_validator("home_joints_deg")
+    @classmethod
+    def _home_within_limits(cls, home: tuple[float, ...], info: ValidationInfo) -> tuple[float, ...]:
+        for i, (angle, joint) in enumerate(zip(home, info.data.get("joints") or ())):
+            if not joint.min_deg <= angle <= joint.max_deg:
+                raise ValueError(f"joint {i + 1} at {angle} is outside [{joint.min_deg}, {joint.max_deg}]")
+        return home
 
 
 def _describe(error: ValidationError) -> str:

@@ -12,9 +12,11 @@ import inspect
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Mapping
 
 from plan_verifier.findings import Category, Finding, Severity, Span
+from plan_verifier.problems import Problem, ProblemKind
 
 if TYPE_CHECKING:
     from plan_verifier.context import RuleContext
+    from plan_verifier.graph.result import GraphProblem
 
 #: Seed 004 reason codes used when a rule does not name its own.
 DEFAULT_REASON = {
@@ -23,6 +25,7 @@ DEFAULT_REASON = {
     Category.CONSISTENCY: "constraint_violation",
     Category.DOMAIN: "constraint_violation",
     Category.GRAPH: "constraint_violation",
+    Category.EXECUTION: "test_fail",
     Category.SEMANTIC: "instruction_conflict",
 }
 
@@ -34,12 +37,17 @@ class Rule:
     name: ClassVar[str]
     severity: ClassVar[Severity]
     category: ClassVar[Category]
-    #: Plan formats the rule applies to.
+    #: Plan formats the rule applies to: "tdl" and "json" by how the steps are written (`Plan.format`),
+    #: "actions" for every approved-actions file read back (`Plan.source_format`).
     formats: ClassVar[frozenset[str]] = frozenset({"tdl"})
     #: Seed 004 reason code for this rule's violations (None: the category default).
     reason_code: ClassVar[str | None] = None
     #: Severities this rule may emit (defaults to just `severity`).
     emits: ClassVar[tuple[Severity, ...]] = ()
+    #: Problem kinds recorded by the plan readers that this rule words into findings (`word`).
+    owns: ClassVar[frozenset[ProblemKind]] = frozenset()
+    #: Runs after the stages, and only when a check crashed (`ctx.options.crashes`): the fail-closed report.
+    reports_crashes: ClassVar[bool] = False
 
     def check(self, ctx: "RuleContext") -> Iterable[Finding]:
         raise NotImplementedError
@@ -55,6 +63,7 @@ class Rule:
         evidence: Mapping[str, Any] | None = None,
         suggestion: str | None = None,
         indeterminate: bool = False,
+        graph: "GraphProblem | None" = None,
     ) -> Finding:
         return Finding(
             rule_id=self.id,
@@ -66,13 +75,19 @@ class Rule:
             evidence=evidence or {},
             suggestion=suggestion,
             indeterminate=indeterminate,
+            graph=graph,
         )
 
-    def diagnostics(self, ctx: "RuleContext") -> Iterator[Finding]:
-        """Findings for problems the parser/loader recorded under this rule's id."""
-        for d in ctx.plan.diagnostics:
-            if d.rule_id == self.id:
-                yield self.finding(d.message, span=d.span, step=d.step, evidence=d.evidence, suggestion=d.suggestion)
+    def owned_problems(self, ctx: "RuleContext") -> Iterator[Finding]:
+        """The findings for the reader problems this rule owns, in the order they were found."""
+        owns = self.owns
+        for problem in ctx.plan.problems:
+            if problem.kind in owns:
+                yield self.word(problem)
+
+    def word(self, problem: Problem) -> Finding:
+        """The finding for one owned problem: the rule's message, suggestion and evidence."""
+        raise NotImplementedError(f"{self.id} owns {problem.kind} but does not word it")
 
     # -- documentation ------------------------------------------------------------
     @classmethod

@@ -1,419 +1,339 @@
-"""What an instruction asks for, read without a model (the rule_check grader).
+"""An operator's instruction read as an ordered list of tasks.
 
-English and Korean instructions are read into an `Intent`: the objects to
-handle (with their colour), the places (letter labels such as `A`, numbered or
-named cell positions, `home`, coordinates given as `B(100, 105, 150)`) with
-the role the sentence gives them (source, destination, work place), the
-actions, manner words ("gently", "천천히") and whether the order of mention is
-the order of execution. Extraction is deliberately conservative: a word it
-does not recognise yields no requirement, so an unusual sentence can make the
-semantic stage silent but never makes it reject a correct plan by guessing.
+`read_instruction` turns "Don't touch the blue cube; put the red cube into bin 3"
+into what a comparison can use: tasks (action, object with its attributes,
+source, destination, manner) in execution order, the objects the instruction
+excludes, whether it fixes the order, and which sentences were only context.
+English is read by `english.py`, Korean by `korean.py`; both produce clauses,
+which are assembled into tasks here (pick + put-down clauses become one
+transfer, pronouns take the last object, "before"/"after" reorder).
+
+The reading is conservative: a sentence it cannot read gives no task, so an
+unusual instruction makes the semantic stage say less (and say that it could
+not judge), never reject a correct plan on a guess.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.lexicon import Hit, canon, has_hangul, lexicon
+from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.language import has_hangul
 
-#: Letters that are axes more often than places ("A's Z + 100mm"); a place only after a place noun.
-_AXES = frozenset("XYZ")
-_ARTICLES = frozenset({"the", "a", "an", "this", "that", "its", "their", "my", "our", "your"})
-_CONNECTORS = frozenset({"and", "then", "to", "via", "or", "first", "again", "next"})
-_ADJECTIVES = frozenset({"big", "small", "large", "little", "empty", "full", "heavy", "light", "new", "old"})
-#: Words after which a capital letter names a machine, not a place ("robot A", "로봇 A").
-_NOT_A_PLACE_AFTER = frozenset({"robot", "로봇", "arm", "cobot", "gripper", "camera", "tool", "plan", "option"})
-_LINKING_KO = ("와", "과", ",", "및", "랑", "하고")
-_LOCATED_KO = ("에 있는", "에있는", "에 놓인", "에 놓여 있는")
-_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:\.\d+)?|[\uac00-\ud7a3]+|[^\sA-Za-z0-9\uac00-\ud7a3]")
-_LETTER = re.compile(r"(?<![A-Za-z0-9_])([A-Z])(?![A-Za-z0-9_])")
-_NUMBER = r"-?\d+(?:\.\d+)?"
-_COORDS = re.compile(rf"\(\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})(?:\s*,\s*{_NUMBER})*\s*\)")
-_NUMBERED = re.compile(r"(?<![A-Za-z0-9])(pos(?:ition)?|point|station|table)[\s_]*(\d+)(?![0-9])", re.IGNORECASE)
-#: Place nouns that name a place on their own ("the conveyor"); "table" or "position" alone names none.
-_NAMED_PLACES = frozenset({"conveyor", "shelf", "tray", "pallet", "bin", "fixture"})
-
-
+#: Actions that carry an object somewhere (a grasp and a release).
+CARRYING = frozenset({"transfer", "place", "insert", "stack", "handover"})
+#: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
+#: object carry what the speaker left unsaid ("B로 옮겨줘").
+_INTRANSITIVE_MOVES = frozenset({"move", "moves", "moved", "moving", "이동", "이동시키", "움직이"})
 @dataclass(frozen=True, slots=True)
-class Mention:
-    """Something the instruction names, where, and what the sentence says about it."""
+class Task:
+    action: str  # pick | transfer | place | insert | stack | handover | move_to | return_home | inspect | weld | screw | attach | detach
+    text: str  # the words of the instruction this task was read from
+    obj: ObjectRef | None = None
+    source: PlaceRef | None = None
+    destination: PlaceRef | None = None
+    at: PlaceRef | None = None  # where a work action (weld, inspect) happens
+    manner: tuple[tuple[str, str], ...] = ()
+    start: int = 0
+    end: int = 0
+    #: Which step of the instruction's order this task belongs to: tasks joined by a plain "and" share one, an order
+    #: word ("then", "first ...", "after that", "먼저", "그 다음") starts the next. Only tasks of different stages are ordered.
+    stage: int = 0
 
-    kind: str  # object | place | action
-    value: str  # canonical word, or the canonical place label (`a`, `pos1`, `home`)
-    start: int
-    end: int
+    @property
+    def carries(self) -> bool:
+        return self.action in CARRYING or (self.action == "pick" and self.destination is not None)
+
+
+@dataclass(frozen=True)
+class Instruction:
     text: str
-    color: str | None = None
-    role: str | None = None  # places: source | destination | at | None
-    coords: tuple[float, float, float] | None = None
-    verb: str | None = None  # the action this object/place belongs to
-
-
-@dataclass(frozen=True, slots=True)
-class Intent:
-    text: str
-    korean: bool
-    objects: tuple[Mention, ...] = ()
-    containers: tuple[Mention, ...] = ()  # object nouns used as places ("into the box")
-    places: tuple[Mention, ...] = ()
-    actions: tuple[Mention, ...] = ()
-    gentle: tuple[Hit, ...] = ()
-    firm: tuple[Hit, ...] = ()
-    ordered: bool = False
+    language: str  # en | ko | mixed
+    tasks: tuple[Task, ...] = ()
+    excluded: tuple[ObjectRef, ...] = ()
+    #: Places the instruction rules out, with the action they are ruled out for (None: any):
+    #: "not bin 3" (place), "don't weld seam 5" (weld).
+    excluded_places: tuple[tuple[str | None, PlaceRef], ...] = ()
+    manner: tuple[tuple[str, str], ...] = ()  # instruction-wide manner words
+    ordered: bool = False  # the instruction fixes the order of its tasks
+    context: tuple[str, ...] = ()  # sentences that ask for nothing
+    unread: tuple[str, ...] = ()  # clauses with an action word the reader could not place
+    clauses: tuple[Clause, ...] = field(default=(), repr=False)
 
     @property
-    def verbs(self) -> frozenset[str]:
-        return frozenset(a.value for a in self.actions)
-
-    def places_with(self, role: str) -> tuple[Mention, ...]:
-        return tuple(p for p in self.places if p.role == role)
-
-    @property
-    def place_sequence(self) -> tuple[str, ...]:
-        """Place labels in order of first mention."""
-        seen: list[str] = []
-        for p in self.places:
-            if p.value not in seen:
-                seen.append(p.value)
-        return tuple(seen)
-
-    @property
-    def object_sequence(self) -> tuple[str, ...]:
-        seen: list[str] = []
-        for o in self.objects:
-            if o.value not in seen:
-                seen.append(o.value)
-        return tuple(seen)
-
-    @property
-    def size(self) -> int:
-        """How many checkable requirements the instruction states."""
-        return len(self.object_sequence) + len(self.place_sequence) + len(self.verbs) + bool(self.gentle) + bool(self.firm)
+    def objects(self) -> tuple[ObjectRef, ...]:
+        return tuple(t.obj for t in self.tasks if t.obj is not None)
 
 
-@functools.lru_cache(maxsize=256)
-def read_instruction(text: str, cell_positions: tuple[str, ...] = (), cell_routines: tuple[str, ...] = (),
-                     cell_tools: tuple[tuple[str, str], ...] = ()) -> Intent:
-    """Read an instruction; the cell's position, routine and tool names may appear verbatim.
-
-    A routine named verbatim ("seam weld at Pos_2" for `seam_weld`) is the action
-    `routine:<name>` (canonical: `routine:seamweld`), more specific than the verb
-    inside it. `cell_tools` pairs a tool's name with the object it is
-    (`("Gripper", "gripper")`, `("Welder", "welder")`).
-    """
-    lex = lexicon()
-    korean = has_hangul(text)
-    places = _places(text, cell_positions, korean)
-    taken = bytearray(len(text) + 1)
-    for m in places:
-        taken[m.start:m.end] = b"\x01" * (m.end - m.start)
-    tools = _named(text, cell_tools, "object", taken)
-    named = _named(text, tuple((name, "routine:" + canon(name)) for name in cell_routines), "action", taken)
-    objects, containers = _objects(text, korean, places + tools + named)
-    objects = tuple(sorted(objects + tools, key=lambda m: m.start))
-    for m in objects + containers:
-        taken[m.start:m.end] = b"\x01" * (m.end - m.start)
-    # Korean forms are substrings: the 용접 inside 용접기 (welder) is not the verb "weld".
-    actions = tuple(sorted(list(named) + [Mention("action", h.canonical, h.start, h.end, h.text) for h in lex.actions.finditer(text)
-                                    if taken.find(1, h.start, h.end) == -1], key=lambda m: m.start))
-    if tools:
-        actions = _tool_actions(actions, objects, {t.value for t in tools}, korean)
-    verb_of = _VerbFinder(actions, korean)
-    located = sorted(places + containers, key=lambda m: m.start)
-    places = []
-    for m, role in zip(located, _roles(text, located, korean)):
-        verb = verb_of(m)
-        places.append(Mention(m.kind, m.value, m.start, m.end, m.text, m.color, _resolve(role, verb), m.coords, verb))
-    objects = tuple(Mention(o.kind, o.value, o.start, o.end, o.text, o.color, verb=verb_of(o)) for o in objects)
-    sequence = list(lex.sequence.finditer(text))
-    reorder = [h for h in lex.reorder.finditer(text) if not any(s.start <= h.start < s.end for s in sequence)]
-    return Intent(
-        text=text,
-        korean=korean,
-        objects=objects,
-        containers=tuple(p for p in places if p.kind == "object"),
-        places=tuple(p for p in places if p.kind == "place"),
-        actions=actions,
-        gentle=tuple(lex.gentle.finditer(text)),
-        firm=tuple(lex.firm.finditer(text)),
-        ordered=bool(sequence) and not reorder,
-    )
+@functools.lru_cache(maxsize=512)
+def read_instruction(text: str) -> Instruction:
+    """Read an instruction (cached: the same text is read once per process)."""
+    language = "en"
+    if has_hangul(text):
+        language = "ko" if sum(c.isascii() and c.isalpha() for c in text) < 0.6 * sum(not c.isascii() for c in text) else "mixed"
+    if language == "en":
+        from plan_verifier.semantic.english import read_clauses
+    else:
+        from plan_verifier.semantic.korean import read_clauses
+    clauses = read_clauses(text)
+    return assemble(text, language, clauses)
 
 
-# --------------------------------------------------------------------------- places
+def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:
+    """Clauses in the order written -> tasks in the order to execute."""
+    excluded: list[ObjectRef] = []
+    excluded_places: list[tuple[str | None, PlaceRef]] = []
+    facts: dict[str, PlaceRef] = {}
+    context: list[str] = []
+    unread: list[str] = []
+    pending: list[tuple[Task, str | None]] = []
+    global_manner: list[tuple[str, str]] = []
+    fragile: dict[str, tuple[tuple[str, str], ...]] = {}  # object noun -> the words that say to handle it gently
+    ordered = False
+    last_object: ObjectRef | None = None
+    for clause in clauses:
+        excluded.extend(clause.excluded)
+        excluded_places.extend((clause.action, p) for p in clause.excluded_places)
+        if clause.order is not None:
+            ordered = True
+        if clause.fact:
+            for obj in clause.objects:
+                loc = next((p for role, p in clause.places if role in ("location", "source")), None)
+                if loc is not None and obj.noun:
+                    facts[_fact_key(obj)] = loc
+                    last_object = obj
+                if clause.manner and obj.noun:
+                    fragile[obj.noun] = clause.manner  # "The glass is fragile.": its task is done gently
+                    last_object = obj
+            if clause.manner and not any(o.noun for o in clause.objects):
+                global_manner.extend(clause.manner)
+            context.append(text[clause.start:clause.end])
+            continue
+        if clause.negated:
+            excluded.extend(o for o in clause.objects if not o.pronoun)
+            if clause.action is not None:
+                excluded_places.extend((clause.action, p) for role, p in clause.places if role in ("goal", "location"))
+            continue
+        if clause.action is None:
+            global_manner.extend(clause.manner)  # "Handle the glass with care": how, even where what is unclear
+            last_object = next((o for o in reversed(clause.objects) if not o.pronoun and o.noun), last_object)
+            if clause.objects or clause.places:
+                unread.append(text[clause.start:clause.end])
+            elif not clause.manner:
+                context.append(text[clause.start:clause.end])
+            continue
+        objects = _share_nouns(list(clause.objects)) or [None]
+        goals = [p for role, p in clause.places if role == "goal"]
+        spots = [p for role, p in clause.places if role == "location"]
+        if clause.action in WORK and len(spots) > 1:
+            for place in spots:  # "tack weld seams 1 and 5": one routine per place
+                pending.append((Task(clause.action, clause.verb, at=place, manner=clause.manner, start=clause.start, end=clause.end), clause.order))
+            continue
+        targets = goals if len(goals) > 1 else [p for role, p in clause.places if role in ("goal", "location")]
+        if clause.action in ("move_to", "transfer") and not clause.objects and len(targets) > 1:
+            # "Go to A, then B", "visit table A and then table B": one move per place, in the order named.
+            for place in targets:
+                pending.append((Task("move_to", clause.verb, destination=place, manner=clause.manner, start=clause.start,
+                                     end=clause.end), clause.order))
+            continue
+        for obj in objects:
+            if obj is not None and obj.pronoun and last_object is not None:
+                obj = last_object
+            task = _task(clause, obj)
+            if task is None:
+                if obj is None and not clause.places and clause.action in ("move_to", "transfer"):
+                    global_manner.extend(clause.manner)  # "천천히 이동해서 ...": how, not where
+                else:
+                    unread.append(text[clause.start:clause.end])
+                continue
+            if task.obj is not None and not task.obj.pronoun:
+                last_object = task.obj
+            pending.append((task, clause.order))
+    if len(pending) > 1 and pending[0][0].manner and _leads(text, pending[0][0], clauses):
+        # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
+        global_manner.extend(pending[0][0].manner)
+        pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
+    tasks = _merge_pick_and_put(pending)
+    tasks = _resolve_there(tasks, facts)
+    tasks = _apply_order(tasks)
+    tasks = [_with_fact(t, facts) for t in tasks]
+    tasks = [replace(t, manner=t.manner + fragile[t.obj.noun]) if t.obj is not None and t.obj.noun in fragile else t for t in tasks]
+    if len(tasks) == 1 and tasks[0].manner:
+        global_manner.extend(tasks[0].manner)
+        tasks = [replace(tasks[0], manner=())]
+    return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
+                       tuple(context), tuple(unread), tuple(clauses))
 
 
-def _places(text: str, cell_positions: tuple[str, ...], korean: bool) -> tuple[Mention, ...]:
-    lex = lexicon()
-    found: list[Mention] = []
-    taken = bytearray(len(text) + 1)  # characters already claimed by an earlier, more specific match
-
-    def add(m: Mention) -> None:
-        if taken.find(1, m.start, max(m.end, m.start + 1)) == -1:
-            taken[m.start:m.end] = b"\x01" * (m.end - m.start)
-            found.append(m)
-
-    if cell_positions:
-        for m in _names_pattern(cell_positions).finditer(text):
-            add(Mention("place", canon(m.group(0)), m.start(), m.end(), m.group(0)))
-    for m in _NUMBERED.finditer(text):
-        noun = m.group(1).lower()
-        prefix = "pos" if noun.startswith("pos") else noun
-        add(Mention("place", f"{prefix}{int(m.group(2))}", m.start(), m.end(), m.group(0)))
-    for m in _LETTER.finditer(text):
-        letter = m.group(1)
-        if _is_label(text, m.start(), m.end(), letter):
-            coords = None
-            after = _COORDS.match(text, m.end()) or _COORDS.match(text, _skip_space(text, m.end()))
-            end = m.end()
-            if after:
-                coords = (float(after.group(1)), float(after.group(2)), float(after.group(3)))
-                end = after.end()
-            add(Mention("place", letter.lower(), m.start(), end, text[m.start():end], coords=coords))
-    for h in lex.home.finditer(text):
-        add(Mention("place", "home", h.start, h.end, h.text))
-    for h in lex.places.finditer(text):
-        if h.canonical in _NAMED_PLACES and not _LETTER.match(text, _skip_space(text, h.end)):
-            add(Mention("place", h.canonical, h.start, h.end, h.text))
-    return tuple(sorted(found, key=lambda m: m.start))
+def _share_nouns(objects: list[ObjectRef]) -> list[ObjectRef]:
+    """"the red, blue and green cubes", "the first and the third box", "빨강, 파랑, 초록 큐브": the colours (ordinals) share
+    the last noun, one object each."""
+    if len(objects) < 2 or objects[-1].noun is None:
+        return objects
+    noun = objects[-1].noun
+    out = []
+    for o in objects:
+        if o.generic and (o.color or o.ordinal) and o.noun is None and not o.pronoun:
+            o = replace(o, noun=noun, generic=False)
+        out.append(replace(o, count=None) if o.count == -1 and o.color else o)
+    return out
 
 
-@functools.lru_cache(maxsize=32)
-def _names_pattern(names: tuple[str, ...]) -> re.Pattern:
-    """One regex for a cell's position or routine names, longest first; `Pos_1` also matches `pos 1` and `Pos1`."""
-    alternatives = [r"[\s_]?".join(re.escape(part) for part in re.split(r"[\s_]+", name) if part)
-                    for name in sorted(names, key=len, reverse=True)]
-    return re.compile(rf"(?<![A-Za-z0-9])(?:{'|'.join(alternatives)})(?![A-Za-z0-9])", re.IGNORECASE)
+def _resolve_there(pending: list[tuple[Task, str | None]], facts: dict[str, PlaceRef]) -> list[tuple[Task, str | None]]:
+    """"in there", "거기에": the place named last before (a context sentence's or an earlier task's)."""
+    last = list(facts.values())[-1] if facts else None
+    out = []
+    for task, order in pending:
+        for attr in ("source", "destination", "at"):
+            place = getattr(task, attr)
+            if place is not None and place.key == "there" and last is not None:
+                task = replace(task, **{attr: replace(last, text=f"{place.text} ({last.text})")})
+        for place in (task.source, task.destination, task.at):
+            if place is not None and place.key != "there":
+                last = place
+        out.append((task, order))
+    return out
 
 
-def _is_label(text: str, start: int, end: int, letter: str) -> bool:
-    """A capital letter on its own is a place label unless it reads as an article or pronoun."""
-    lex = lexicon()
-    before = _words_before(text, start, 1)
-    prev = before[-1].lower() if before else ""
-    if prev in _NOT_A_PLACE_AFTER:
+def _leads(text: str, task: Task, clauses: tuple[Clause, ...]) -> bool:
+    """The task's manner words stand at the head of the instruction, before anything its first clause names."""
+    first = next((c for c in clauses if c.action is not None), None)
+    if first is None or first.start != task.start:
         return False
-    if prev in lex.places:
-        return True
-    if letter in _AXES:
+    named = [text.find(o.text, first.start) for o in first.objects] + [text.find(p.text, first.start) for _, p in first.places]
+    named = [at for at in named if at >= 0]
+    if not named:
         return False
-    if prev in lex.roles or prev in _CONNECTORS:
-        return True
-    rest = text[end:]
-    stripped = rest.lstrip()
-    if not stripped:
-        return True
-    first = stripped[0]
-    if first in "(,.;:!?)'’\"" or has_hangul(first):
-        return True
-    nxt = _WORD.match(stripped)
-    word = nxt.group(0).lower() if nxt else ""
-    if word in _CONNECTORS or word in lex.roles or word in lex.places:
-        return True
-    # "A box is ...", "I want ...": an article or pronoun, not a place.
-    return False
+    return all(0 <= text.find(word, first.start) < min(named) for _, word in task.manner)
 
 
-def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i].isspace():
+def _fact_key(obj: ObjectRef) -> str:
+    return f"{obj.color or ''}:{obj.noun}"
+
+
+def _with_fact(task: Task, facts: dict[str, PlaceRef]) -> Task:
+    """"The red cube is in bin 3. Move it to the tray": bin 3 is the source."""
+    if task.obj is None or task.source is not None or not task.carries:
+        return task
+    place = facts.get(_fact_key(task.obj)) or facts.get(f":{task.obj.noun}")
+    return replace(task, source=place) if place is not None else task
+
+
+def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
+    action = clause.action
+    roles: dict[str, PlaceRef] = {}
+    for role, place in clause.places:
+        roles.setdefault(role, place)
+    source, goal, location, recipient = roles.get("source"), roles.get("goal"), roles.get("location"), roles.get("recipient")
+    if recipient is not None and recipient.kind == "operator":
+        goal = goal or recipient
+    common = dict(text=clause.verb, manner=clause.manner, start=clause.start, end=clause.end)
+    if (action == "move_to" or action == "transfer" and clause.verb.lower() in _INTRANSITIVE_MOVES) and obj is None:
+        target = goal or location
+        if target is not None and target.key == "home":
+            return Task("return_home", destination=PlaceRef("home", "home", "home"), **common)  # "go home", "홈으로 이동"
+        return Task("move_to", obj=None, destination=target, **common) if target is not None else None
+    if action == "move_to" and obj is not None:
+        action = "transfer"
+    if action == "return_home":
+        if obj is not None and (goal or location):
+            return Task("transfer", obj=obj, source=source, destination=goal or location, **common)
+        return Task("return_home", destination=PlaceRef("home", "home", "home"), **common)
+    if action in WORK:
+        return Task(action, obj=obj, at=location or goal or source, **common)
+    if action in ("attach", "detach"):
+        return Task(action, obj=obj, at=location or source or goal, **common)
+    if action == "pick":
+        if goal is not None:
+            return Task("transfer", obj=obj, source=source or location, destination=goal, **common)
+        return Task("pick", obj=obj, source=source or location, **common)
+    if action == "handover":
+        operator = next((p for p in (goal, location) if p is not None and p.kind == "operator"), None) or \
+            PlaceRef("operator", "operator", "operator")
+        origin = source or (location if location is not operator else None)
+        return Task("handover", obj=obj, source=origin, destination=operator, **common)
+    if action in ("transfer", "place", "insert", "stack"):
+        destination = goal
+        if destination is None and location is not None and (source is not None or action != "transfer"):
+            destination = location
+        elif destination is None and location is not None:
+            destination = location
+        origin = source
+        if origin is None and goal is not None and location is not None and location is not destination:
+            origin = location  # "move the cube on the table to bin 3": the table is where it is
+        return Task(action, obj=obj, source=origin, destination=destination, **common)
+    return None
+
+
+def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Task, str | None]]:
+    """"Pick up the apple at A and put it down at B" is one transfer; so is "사과를 들어서 B에 내려놔"."""
+    out: list[tuple[Task, str | None]] = []
+    for task, order in pending:
+        if out:
+            prev, prev_order = out[-1]
+            # "pick it up ... put it down", "가져와서 ... 넣어", "컨베이어에서 상자 내려서 팔레트에 놔": one transfer
+            fetch_then_put = prev.action in ("pick", "transfer", "place") and prev.destination is None
+            if (fetch_then_put and task.action in CARRYING | {"transfer"} and (task.source is None or prev.source is None)
+                    and (task.obj is None or _same(task.obj, prev.obj))):
+                merged = replace(task, obj=prev.obj if task.obj is None or task.obj.pronoun else task.obj, source=prev.source or task.source,
+                                 manner=prev.manner + task.manner, start=prev.start, text=f"{prev.text} … {task.text}")
+                out[-1] = (merged, prev_order)
+                continue
+        if out and task.action == "pick" and task.source is not None and task.destination is None:
+            prev, prev_order = out[-1]
+            if prev.carries and prev.source is None and _same(task.obj, prev.obj):
+                out[-1] = (replace(prev, source=task.source), prev_order)  # "The housing goes into the fixture - take it from the pallet"
+                continue
+        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and out[-1][0].carries:
+            task = replace(task, obj=out[-1][0].obj)
+        if task.obj is None and task.action == "detach":
+            # "장착하고 ... 반납해", "... then put it back": the tool attached last
+            attached = next((t.obj for t, _ in reversed(out) if t.action == "attach" and t.obj is not None), None)
+            task = replace(task, obj=attached)
+        out.append((task, order))
+    return out
+
+
+def _same(a: ObjectRef | None, b: ObjectRef | None) -> bool:
+    if a is None or b is None:
+        return True
+    return a.pronoun or b.pronoun or a == b or (a.noun == b.noun and (a.color is None or b.color is None or a.color == b.color))
+
+
+def _apply_order(pending: list[tuple[Task, str | None]]) -> list[Task]:
+    """"A after B" / "after B, A": B first; "before B, A": A first. Otherwise the order written.
+
+    Then each task gets its stage: an order cue before a task ("then", "after that") starts a new stage with it,
+    "first" starts one after it; tasks without a cue stay in the stage of the task before ("A and B")."""
+    tasks = [t for t, _ in pending]
+    orders = [o for _, o in pending]
+    i = 0
+    while i < len(tasks):
+        if orders[i] == "after" and i > 0:
+            # "... A after B": the clause after "after" happens first.
+            tasks[i - 1], tasks[i] = tasks[i], tasks[i - 1]
+            orders[i - 1], orders[i] = orders[i - 1], "sequence"
+        elif orders[i] == "before-lead" and i + 1 < len(tasks):
+            tasks[i], tasks[i + 1] = tasks[i + 1], tasks[i]
+            orders[i], orders[i + 1] = orders[i + 1], "sequence"
         i += 1
-    return i
+    staged = []
+    stage = 0
+    for k, (task, cue) in enumerate(zip(tasks, orders)):
+        if k and cue in ("sequence", "after", "before-lead"):
+            stage += 1
+        staged.append(replace(task, stage=stage))
+        if cue == "first":
+            stage += 1
+    return staged
 
 
-def _words_before(text: str, index: int, count: int) -> list[str]:
-    """The last `count` words before `index` (a short window is enough for four words)."""
-    return _WORD.findall(text, max(0, index - 48), index)[-count:]
-
-
-# --------------------------------------------------------------------------- objects
-
-
-def _objects(text: str, korean: bool, places: tuple[Mention, ...], find_containers: bool = True) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
-    """Object nouns with their colour; nouns used as places ("into the box") become containers
-    (unless `find_containers` is False: plan text only needs what it names)."""
-    lex = lexicon()
-    colors = lex.colors.finditer(text)
-    color_ends = [c.end for c in colors]
-    taken = bytearray(len(text) + 1)
-    for p in places:
-        taken[p.start:p.end] = b"\x01" * (p.end - p.start)
-    objects: list[Mention] = []
-    containers: list[Mention] = []
-    for h in lex.objects.finditer(text):
-        if taken[h.start]:
-            continue
-        if h.canonical == "orange" and _followed_by_object(text, h.end):
-            continue  # "the orange box": a colour
-        color = _color_before(text, h.start, colors, color_ends) if colors else None
-        mention = Mention("object", h.canonical, h.start, h.end, h.text, color=color)
-        if find_containers and _is_container(text, h, korean):
-            containers.append(mention)
-        else:
-            objects.append(mention)
-    return tuple(objects), tuple(containers)
-
-
-def _followed_by_object(text: str, end: int) -> bool:
-    nxt = _WORD.match(text, _skip_space(text, end))
-    return bool(nxt) and nxt.group(0) in lexicon().objects
-
-
-def _color_before(text: str, start: int, colors: list[Hit], ends: list[int]) -> str | None:
-    """A colour word directly before the noun (one adjective or `색` may sit between)."""
-    i = bisect.bisect_right(ends, start)
-    for c in reversed(colors[:i]):
-        gap = text[c.end:start]
-        words = _WORD.findall(gap)
-        if len(words) <= 1 and all(w.lower() not in _ARTICLES for w in words) and len(gap) <= 12:
-            return c.canonical
-        break
-    return None
-
-
-def _is_container(text: str, hit: Hit, korean: bool) -> bool:
-    """"into the box", "상자에": the noun says where, not what."""
-    lex = lexicon()
-    if korean and has_hangul(hit.text):
-        return text[hit.end:hit.end + 3].startswith(("에서", "에", "안에", "위에", "으로", "로"))
-    for word in reversed(_words_before(text, hit.start, 4)):
-        w = word.lower()
-        if w in _ARTICLES or w in lex.colors or w in _ADJECTIVES:
-            continue
-        return w in lex.roles
-    return False
-
-
-# --------------------------------------------------------------------------- roles
-
-
-def _roles(text: str, places: list[Mention], korean: bool) -> list[str | None]:
-    """The role the sentence gives each place: from (source), destination, at, or None."""
-    lex = lexicon()
-    roles: list[str | None] = []
-    for p in places:
-        role = None
-        if korean:
-            tail = text[p.end:p.end + 12]
-            tail = re.sub(r"^\s*(?:위치|지점|테이블|작업대|\([^)]*\))?\s*", "", tail)
-            hit = next(iter(lex.ko_particles.finditer(tail[:3])), None)
-            if tail.startswith(_LOCATED_KO):
-                role = None  # "A에 있는 사과": where the object is, the verb decides the role
-            elif hit is not None and hit.start == 0:
-                role = "from" if hit.canonical == "source" else "destination"
-            elif tail.startswith(_LINKING_KO):
-                role = "link"
-            elif not has_hangul(tail[:1]):
-                role = _english_role(text, p)
-        else:
-            role = _english_role(text, p)
-        roles.append(role)
-    # "weld at Pos_1 and Pos_5" / "Pos_1과 Pos_5에서": linked places share a role.
-    for i, role in enumerate(roles):
-        if role == "link":
-            roles[i] = next((r for r in roles[i + 1:] if r != "link"), None)
-    for i, role in enumerate(roles):
-        if role == "inherit":
-            roles[i] = next((r for r in reversed(roles[:i]) if r not in ("inherit", "link")), None)
-    return roles
-
-
-def _english_role(text: str, place: Mention) -> str | None:
-    lex = lexicon()
-    for word in reversed(_words_before(text, place.start, 4)):
-        w = word.lower()
-        if w in _ARTICLES or w in lex.places or w in lex.colors:
-            continue
-        if w in lex.roles:
-            return {"source": "from", "destination": "destination", "at": "at"}[lex.roles.canonical(w)]
-        if w in ("and", ",", "or"):
-            return "inherit"
-        return None
-    return None
-
-
-def _named(text: str, names: tuple[tuple[str, str], ...], kind: str, taken: bytearray) -> tuple[Mention, ...]:
-    """Cell names used verbatim ("Gripper", "seam weld"), as `kind` mentions with their paired value."""
-    if not names:
-        return ()
-    value = {canon(name): v for name, v in names}
-    out = []
-    for m in _names_pattern(tuple(name for name, _ in names)).finditer(text):
-        if taken.find(1, m.start(), m.end()) == -1:
-            out.append(Mention(kind, value[canon(m.group(0))], m.start(), m.end(), m.group(0)))
-            taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
-    return tuple(out)
-
-
-def _tool_actions(actions: tuple[Mention, ...], objects: tuple[Mention, ...], tools: set[str], korean: bool) -> tuple[Mention, ...]:
-    """Picking up a tool is attaching it, putting it (back) down is releasing it ("put the gripper back")."""
-    out = []
-    for i, a in enumerate(actions):
-        if a.value in ("pick", "place"):
-            if korean:
-                low = actions[i - 1].end if i else 0
-                governed = [o for o in objects if low <= o.start < a.start][-1:]
-            else:
-                high = actions[i + 1].start if i + 1 < len(actions) else 1 << 30
-                governed = [o for o in objects if a.end <= o.start < high][:1]
-            if governed and governed[0].value in tools:
-                a = Mention(a.kind, "attach" if a.value == "pick" else "detach", a.start, a.end, a.text)
-        out.append(a)
-    return tuple(out)
-
-
-class _VerbFinder:
-    """The action a noun belongs to: the last verb before it (English), the first after it (Korean)."""
-
-    def __init__(self, actions: tuple[Mention, ...], korean: bool) -> None:
-        self.actions = actions
-        self.korean = korean
-        self.starts = [a.start for a in actions]
-        self.ends = [a.end for a in actions]
-
-    def __call__(self, m: Mention) -> str | None:
-        after = bisect.bisect_left(self.starts, m.end)
-        before = bisect.bisect_right(self.ends, m.start)
-        if self.korean and after < len(self.actions):
-            return self.actions[after].value
-        if before:
-            return self.actions[before - 1].value
-        return self.actions[after].value if after < len(self.actions) else None
-
-
-def _resolve(role: str | None, verb: str | None) -> str | None:
-    """Turn `at`/`from` into what the verb makes of them: pick at A = source, place at B = destination."""
-    if role in ("at", None):
-        return {"pick": "source", "place": "destination", "transfer": "destination", "move": "destination",
-                "return": "destination"}.get(verb or "", "at")
-    if role == "from":
-        return "at" if verb in ("weld", "inspect", "attach", "detach") else "source"
-    return role
-
-
-#: Between texts read in one pass: two non-words, so no colour, role or label reaches across.
-_SEPARATOR = "\n|\n|\n"
-
-
-@functools.lru_cache(maxsize=64)
-def text_mentions(texts: tuple[str, ...], cell_positions: tuple[str, ...] = ()) -> tuple[tuple[tuple[Mention, ...], tuple[Mention, ...]], ...]:
-    """Objects and place labels named in each of several free texts (plan comments, log messages, headers).
-
-    The texts are read in one pass over their concatenation: per-text overhead,
-    not the words, is what a hundred short comments would otherwise cost.
-    Mention offsets are into the joined text (callers use what was named, not where).
-    """
-    joined = _SEPARATOR.join(texts)
-    korean = has_hangul(joined)
-    places = _places(joined, cell_positions, korean)
-    objects, _none = _objects(joined, korean, places, find_containers=False)
-    starts = [0]
-    for text in texts[:-1]:
-        starts.append(starts[-1] + len(text) + len(_SEPARATOR))
-    out: list[tuple[list[Mention], list[Mention]]] = [([], []) for _ in texts]
-    for kind, mentions in ((0, objects), (1, places)):
-        for m in mentions:
-            out[bisect.bisect_right(starts, m.start) - 1][kind].append(m)
-    return tuple((tuple(o), tuple(p)) for o, p in out)
+def _unique(objects: list[ObjectRef]) -> list[ObjectRef]:
+    seen, out = set(), []
+    for o in objects:
+        key = (o.noun, o.color, o.text.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out

@@ -1,17 +1,17 @@
 """The optional llm grader: seed 000's two-stage review over a chat-completions API.
 
 Any OpenAI-compatible endpoint works (OpenAI, vLLM, llama.cpp, Ollama ...):
-the grader POSTs the seed's quick prompt, and the detailed prompt when the
+`review` POSTs the seed's quick prompt, and the detailed prompt when the
 quick answer's confidence is below 80, with the standard library only. The
 API key, if the server needs one, comes from `PLAN_VERIFIER_LLM_API_KEY`.
 
-The model is an extra opinion, never the last word (seed 004 §0.1, §4.2): the
-deterministic rule_check grader always runs first and its issues always
-stand; the model can only add issues. When the model cannot answer — a
-timeout, a refused connection, an answer that is not the JSON the prompt
-asks for — the grader reports why (seed 004 §4.4: `tool_timeout`,
-`tool_failure`, `tool_output_invalid`), which makes the outcome UNKNOWN and
-leaves the deterministic verdict as it was.
+The model is an extra opinion, never the last word (seed 004 §0.1, §4.2):
+its issues become R-SEM-006 findings next to the deterministic rules'
+findings, which always stand, so it can add a finding and never remove one.
+When the model cannot answer — a timeout, a refused connection, an answer
+that is not the JSON the prompt asks for — the review says why (seed 004
+§4.4: `tool_timeout`, `tool_failure`, `tool_output_invalid`) and R-SEM-000
+reports it, which makes the outcome UNKNOWN.
 """
 
 from __future__ import annotations
@@ -23,25 +23,14 @@ import threading
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from plan_verifier.semantic import LLM_API_KEY_ENV, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S, prompts
-from plan_verifier.semantic.assessment import Assessment, Issue, Unavailable, decide
-from plan_verifier.semantic.rule_check import RuleCheckGrader
+from plan_verifier.options import LLM_API_KEY_ENV, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S, GraderOptions
+from plan_verifier.semantic import prompts
 
-if TYPE_CHECKING:
-    from plan_verifier.context import RuleContext
-
-NAME = "llm"
 #: Answers larger than this are not a verdict (and are not read further).
 MAX_ANSWER_BYTES = 1 << 20
-_SECTIONS = {
-    "object_validation": "object",
-    "action_validation": "action",
-    "spatial_validation": "location",
-    "temporal_validation": "sequence",
-    "safety_validation": "review",
-}
+_SECTIONS = ("object_validation", "action_validation", "spatial_validation", "temporal_validation", "safety_validation")
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -142,66 +131,63 @@ def _verdict(data: dict[str, Any], key: str) -> tuple[str, float]:
     return verdict.strip().upper(), float(confidence)
 
 
-def quick_issues(data: dict[str, Any]) -> tuple[str, float, list[Issue]]:
+@dataclass(frozen=True, slots=True)
+class ReviewIssue:
+    """One aspect the model says the plan gets wrong."""
+
+    section: str  # quick | object | action | spatial | temporal | safety
+    message: str
+    confidence: float  # the model's confidence / 100
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    verdict: str | None  # PASS | FAIL | None (no usable answer)
+    confidence: float
+    issues: tuple[ReviewIssue, ...] = ()
+    unavailable: tuple[str, str] | None = None  # (seed 004 reason code, message)
+
+
+def quick_issues(data: dict[str, Any]) -> tuple[str, float, list[ReviewIssue]]:
     verdict, confidence = _verdict(data, "verdict")
     reason = str(data.get("brief_reason") or "no reason given")
-    issues = []
-    if verdict == "FAIL":
-        issues.append(Issue("review", f"LLM review: {reason}", confidence / 100, NAME,
-                            evidence={"stage": "quick", "llm_verdict": verdict, "llm_confidence": confidence}))
+    issues = [ReviewIssue("quick", f"LLM review: {reason}", confidence / 100)] if verdict == "FAIL" else []
     return verdict, confidence, issues
 
 
-def detailed_issues(data: dict[str, Any]) -> tuple[str, float, list[Issue]]:
+def detailed_issues(data: dict[str, Any]) -> tuple[str, float, list[ReviewIssue]]:
     verdict, confidence = _verdict(data, "overall_verdict")
     analysis = data.get("detailed_analysis") or {}
     if not isinstance(analysis, dict):
         raise LlmError("tool_output_invalid", "'detailed_analysis' must be an object")
     suggestions = [str(s) for s in data.get("suggestions") or [] if s]
+    suggestion = suggestions[0] if suggestions else None
     issues_found = [str(s) for s in data.get("issues_found") or [] if s]
-    issues: list[Issue] = []
+    issues: list[ReviewIssue] = []
     if verdict == "FAIL":
-        for section, category in _SECTIONS.items():
+        for section in _SECTIONS:
             part = analysis.get(section)
             if isinstance(part, dict) and str(part.get("status", "")).upper() == "FAIL":
+                name = section.split("_")[0]
                 details = str(part.get("details") or "no details given")
-                issues.append(Issue(category, f"LLM review ({section.split('_')[0]}): {details}", confidence / 100, NAME,
-                                    evidence={"stage": "detailed", "section": section, "llm_confidence": confidence},
-                                    suggestion=suggestions[0] if suggestions else None))
+                issues.append(ReviewIssue(name, f"LLM review ({name}): {details}", confidence / 100, suggestion))
         if not issues:
             reason = "; ".join(issues_found) or "the model rejected the plan without naming an issue"
-            issues.append(Issue("review", f"LLM review: {reason}", confidence / 100, NAME,
-                                evidence={"stage": "detailed", "llm_confidence": confidence},
-                                suggestion=suggestions[0] if suggestions else None))
+            issues.append(ReviewIssue("detailed", f"LLM review: {reason}", confidence / 100, suggestion))
     return verdict, confidence, issues
 
 
-class LlmGrader:
-    """rule_check first, then the model's two-stage review added on top."""
-
-    name = NAME
-
-    def __init__(self, client: ChatClient | None) -> None:
-        self.client = client
-        self.base = RuleCheckGrader()
-
-    def assess(self, ctx: "RuleContext") -> Assessment:
-        base = self.base.assess(ctx)
-        if self.client is None:
-            return _unavailable(base, "tool_failure", "llm grader selected but no llm_url configured")
-        values = {"natural_language": ctx.instruction or "", "tdl_code": ctx.plan.source}
-        try:
-            verdict, confidence, issues = quick_issues(parse_json_answer(self.client.complete(prompts.QUICK.format(**values))))
-            if confidence < prompts.DETAILED_BELOW:
-                verdict, confidence, issues = detailed_issues(parse_json_answer(self.client.complete(prompts.DETAILED.format(**values))))
-        except LlmError as exc:
-            return _unavailable(base, exc.reason_code, f"LLM grader: {exc}")
-        covered = {i.category for i in base.issues}
-        merged = list(base.issues) + [i for i in issues if i.category not in covered]
-        pass_confidence = confidence / 100 if verdict == "PASS" else 1.0 - confidence / 100
-        return decide(NAME, merged, pass_confidence)
-
-
-def _unavailable(base: Assessment, code: str, message: str) -> Assessment:
-    """The deterministic assessment stands; the stage says why the model could not add to it."""
-    return Assessment(base.grader, base.verdict, base.confidence, base.issues, base.unavailable + (Unavailable(message, code, NAME),))
+def review(instruction: str, plan_source: str, options: GraderOptions) -> Review:
+    """Seed 000's two stages: the quick check, and the detailed analysis when the quick answer is unsure."""
+    if not options.llm_url:
+        return Review(None, 0.0, unavailable=("tool_failure", "LLM grader: llm grader selected but no llm_url configured"))
+    client = ChatClient(options.llm_url, options.llm_model, options.llm_timeout_s)
+    values = {"natural_language": instruction, "tdl_code": plan_source}
+    try:
+        verdict, confidence, issues = quick_issues(parse_json_answer(client.complete(prompts.QUICK.format(**values))))
+        if confidence < prompts.DETAILED_BELOW:
+            verdict, confidence, issues = detailed_issues(parse_json_answer(client.complete(prompts.DETAILED.format(**values))))
+    except LlmError as exc:
+        return Review(None, 0.0, unavailable=(exc.reason_code, f"LLM grader: {exc}"))
+    return Review(verdict, confidence / 100, tuple(issues))

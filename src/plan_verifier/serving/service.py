@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from plan_verifier.actions import approved_yaml, write_atomic
-from plan_verifier.findings import Severity
+from plan_verifier.findings import Category, Severity
 from plan_verifier.graph.open import open_graph
 from plan_verifier.graph.port import GraphPort
 from plan_verifier.pipeline import Verifier
@@ -299,7 +299,7 @@ class VerificationService:
         """A verification that read the graph (or failed to) is the freshest news for /diagnostics."""
         if self._graph is None:
             return
-        down = next((f for f in report.findings if f.rule_id == "R-GRF-000"), None)
+        down = report.could_not_run(Category.GRAPH)
         if report.cell is not None:
             self.stats.graph(True, self.graph_description)
         elif down is not None:

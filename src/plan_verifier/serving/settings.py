@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from plan_verifier.options import GRADERS, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S, GraderOptions, VerifyOptions
 from plan_verifier.pipeline import LEVELS, PROFILES
-from plan_verifier.semantic import GRADERS, LLM_DEFAULT_MODEL, LLM_DEFAULT_TIMEOUT_S
 
 Check = Callable[[Any], "str | None"]
 
@@ -137,10 +137,9 @@ class Settings:
     llm_timeout_s: float
     service_introspection: str
 
-    def verifier_options(self) -> dict[str, Any]:
+    def verifier_options(self) -> VerifyOptions:
         """The Verifier options these settings select (the semantic grader)."""
-        return {"semantic_grader": self.semantic_grader, "llm_url": self.llm_url or None,
-                "llm_model": self.llm_model, "llm_timeout_s": self.llm_timeout_s}
+        return VerifyOptions(grader=GraderOptions(self.semantic_grader, self.llm_url or None, self.llm_model, self.llm_timeout_s))
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> "Settings":

@@ -1,663 +1,968 @@
-"""TDL parsing: lark's LALR tables driven by a loop that recovers from errors.
+"""TDL parsing: lark's LALR tables driven by our own loop, building IR values as it reduces.
 
-The grammar (`tdl.lark`) is compiled by lark once per process. Its terminal
-definitions also build the scanner, so the grammar file stays the single
-source of truth. Tokens are fed to lark's `ParserState` one by one; when a
-token is rejected the loop first tries a small repair (insert the missing `;`,
-`WITH`, `)`, `}` ...) that lets parsing continue, and otherwise discards the
-rest of the statement (panic mode) and resumes at the next statement. Every
-problem is recorded as a `Diagnostic` tagged with the syntax rule that owns it,
-so one missing `;` never hides the next error.
+The tables come from `tdl.lark` (see `grammar.py`). The loop keeps two plain
+lists, states and values; a token is pushed as its index, and each reduction
+calls the builder of its rule, which makes the IR value (`Number`, `Ref`,
+`Call`, `Arg`, ...) or a statement/GOAL/DEFINE record directly, so there is no
+syntax tree and no second walk over one. Rules that only pass their single
+child through (`expr: operand`, `statement: spawn`) have no builder and cost
+one goto.
 
-Syntax nodes are plain `Node` objects whose `start`/`end` are character
-offsets; `SourceMap` turns them into 1-based line/column spans on demand, which
-is how positions are propagated without paying for them on every reduction.
+When the table rejects a token, the error-recovering machinery takes over:
+it rebuilds the parser at the last statement boundary, first tries a small
+repair (insert the missing `;`, `WITH`, `)`, `}` ...) that lets parsing
+continue, and otherwise discards the rest of the statement (panic mode) and
+resumes at the next one. Every problem becomes a typed `Problem` (the syntax
+rules own and word them), so one missing `;` never hides the next error.
+Speculative parses ("would this repair be accepted?") replay states only.
 """
 
 from __future__ import annotations
 
-import bisect
+import ast
 import functools
-import hashlib
-import os
-import re
-from dataclasses import dataclass, field
-from importlib import resources
-from typing import Callable, Iterable
-
-import lark
-from lark.exceptions import UnexpectedToken
-from lark.parsers.lalr_parser_state import ParseConf, ParserState
+import itertools
+from typing import Callable, Iterable, NamedTuple
 
 from plan_verifier.findings import Span
-from plan_verifier.ir import Diagnostic
+from plan_verifier.ir import Arg, BinOp, Call, Constant, Elided, ListValue, Number, Ref, Text, TupleValue, Value, maker
+from plan_verifier.problems import Problem, ProblemKind as K
+from plan_verifier.tdl.grammar import END, Grammar, RuleShape, grammar
+from plan_verifier.tdl.scanner import MAX_PROBLEMS, Tokens, record, scan
 
-#: Diagnostics stop being collected after this many (the plan is rejected anyway).
-MAX_DIAGNOSTICS = 100
 #: Brackets nested deeper than this are rejected before parsing (no real program comes close;
-#: it keeps every later tree walk far from Python's recursion limit).
+#: it keeps every later walk far from Python's recursion limit).
 MAX_NESTING = 64
 
-_BOUNDARY = frozenset({"SEMICOLON", "LBRACE", "RBRACE", "HEADER_BLOCK"})
-_ITEM_START = frozenset({"GOAL", "DEFINE", "COMMAND", "HEADER_BLOCK"})
-_TRACKED = _BOUNDARY | {"LBRACE", "RBRACE"}
+_PRECEDENCE = {"*": 3, "/": 3, "+": 2, "-": 2, "==": 1, "!=": 1, "<": 1, ">": 1, "<=": 1, ">=": 1}
 
 
-class Token:
-    """A scanned token; `start`/`end` are character offsets (end exclusive)."""
+# --------------------------------------------------------------------------- what a parse produces
 
-    __slots__ = ("type", "value", "start", "end")
 
-    def __init__(self, type_: str, value: str, start: int, end: int) -> None:
-        self.type = type_
-        self.value = value
-        self.start = start
-        self.end = end
+class Statement(NamedTuple):
+    """`SPAWN call WITH mode;` or a plain `call;` (mode None)."""
 
-    def __repr__(self) -> str:
-        return f"Token({self.type}, {self.value!r}, {self.start})"
+    call: Call
+    mode: str | None
+    span: Span
 
 
-class Node:
-    """A syntax-tree node built by the parser callbacks."""
+class GoalDecl(NamedTuple):
+    name: str
+    name_span: Span
+    span: Span
+    statements: tuple[Statement, ...]
 
-    __slots__ = ("name", "children", "start", "end")
 
-    def __init__(self, name: str, children: list, start: int, end: int) -> None:
-        self.name = name
-        self.children = children
-        self.start = start
-        self.end = end
+class DefineDecl(NamedTuple):
+    name: str
+    name_span: Span
+    value: Value
+    span: Span
 
-    def __repr__(self) -> str:
-        return f"Node({self.name}, {self.children!r})"
 
+class HeaderDecl(NamedTuple):
+    token: int  # index of the HEADER_BLOCK token
 
-class _Chain:
-    """Children of an inlined (underscore) rule, spliced into the parent node.
 
-    Repetitions (`statement*`) reduce once per element; a chain link per
-    reduction keeps that O(1) instead of copying the list so far (which made a
-    GOAL of n statements cost O(n²)). Links are never mutated, so the parser
-    checkpoints taken for error recovery stay valid.
-    """
+class CommandDecl(NamedTuple):
+    name: str
+    params: tuple[str, ...]
+    span: Span
 
-    __slots__ = ("prev", "items")
 
-    def __init__(self, prev: "_Chain | None", items: list) -> None:
-        self.prev = prev
-        self.items = items
+Item = GoalDecl | DefineDecl | HeaderDecl | CommandDecl
 
 
-def _splice(children: list, out: list) -> list:
-    for child in children:
-        if type(child) is _Chain:
-            links = []
-            while child is not None:
-                links.append(child)
-                child = child.prev
-            for link in reversed(links):
-                _splice(link.items, out)
-        else:
-            out.append(child)
-    return out
-
-
-class SourceMap:
-    """Character offsets to 1-based line/column positions."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self._starts, offset)
-        return line, offset - self._starts[line - 1] + 1
-
-    def span(self, start: int, end: int) -> Span:
-        starts = self._starts
-        line = bisect.bisect_right(starts, start)
-        line_start = starts[line - 1]
-        if end <= start or line == len(starts) or end < starts[line]:
-            return Span(line, start - line_start + 1, line, max(end, start) - line_start + 1)
-        end_line, end_column = self.position(end)
-        return Span(line, start - line_start + 1, end_line, end_column)
-
-    def line_text(self, line: int) -> str:
-        if line < 1 or line > len(self._starts):
-            return ""
-        start = self._starts[line - 1]
-        end = self._starts[line] if line < len(self._starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
-
-
-@dataclass(frozen=True)
-class _CompiledGrammar:
-    conf: ParseConf
-    scanner: re.Pattern  # ignorable text, then one token (named group = terminal)
-    skipper: re.Pattern  # ignorable text only
-    keywords: dict[str, str]
-
-
-def _terminal_sort_key(term) -> tuple:
-    # The order lark's own basic lexer uses, so both agree on every input.
-    return (-term.priority, -term.pattern.max_width, -len(term.pattern.value), term.name)
-
-
-class _Rule:
-    """A grammar rule as the LALR loop needs it, hashed by identity.
-
-    lark's `Rule` hashes and compares by content in Python code, and the parse
-    loop looks a rule up on every reduction; identity-hashed stand-ins make that
-    lookup a C-level dict hit.
-    """
-
-    __slots__ = ("origin", "expansion", "alias", "options")
-
-    def __init__(self, rule) -> None:
-        self.origin = _Name(str(rule.origin.name))
-        self.expansion = rule.expansion
-        self.alias = str(rule.alias) if rule.alias else None
-        self.options = rule.options
-
-
-class _Name:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-class _IdentityRules:
-    """lark's parse table with plain-str symbols and identity-hashed `_Rule` reduce actions.
-
-    lark keys the table by its `Token` (a str subclass with a Python-level `__eq__`),
-    so every lookup with a plain string would run Python code; plain keys keep it in C.
-    """
-
-    def __init__(self, table) -> None:
-        stand_in: dict[object, _Rule] = {}
-        self.states = {
-            state: {
-                str(token): (action, arg if isinstance(arg, int) else stand_in.setdefault(arg, _Rule(arg)))
-                for token, (action, arg) in actions.items()
-            }
-            for state, actions in table.states.items()
-        }
-        self.start_states = table.start_states
-        self.end_states = table.end_states
-        self.rules = list(stand_in.values())
-
-
-def _make_callback(rule) -> Callable[[list], object]:
-    name = rule.alias or rule.origin.name
-    inline = name.startswith("_")
-    expand1 = bool(rule.options.expand1)
-    may_splice = any(sym.name.startswith("_") for sym in rule.expansion)
-
-    def callback(children: list):
-        if inline:
-            if children and type(children[0]) is _Chain:
-                return _Chain(children[0], children[1:])
-            return _Chain(None, children)
-        if may_splice:
-            children = _splice(children, [])
-        if expand1 and len(children) == 1:
-            return children[0]
-        if children:
-            return Node(name, children, children[0].start, children[-1].end)
-        return Node(name, children, 0, 0)
-
-    return callback
-
-
-def _cache_file(grammar: str) -> str | bool:
-    """Where lark may keep the compiled tables (a private per-user directory), or False.
-
-    Compiling the grammar costs ~40 ms per process; the cache makes `plan-verify
-    check` start faster. lark checks the grammar's hash before using the file.
-    Never a shared temporary directory: the cache is a pickle.
-    """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    directory = os.path.join(base, "plan_verifier")
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        if os.stat(directory).st_uid != os.getuid() or not os.access(directory, os.W_OK):
-            return False
-    except OSError:
-        return False
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    return os.path.join(directory, f"tdl-{digest}-lark-{lark.__version__}.cache")
-
-
-@functools.cache
-def compiled_grammar() -> _CompiledGrammar:
-    """Compile `tdl.lark` (once per process) into parse tables and a scanner."""
-    text = resources.files("plan_verifier.tdl").joinpath("tdl.lark").read_text(encoding="utf-8")
-    parser = lark.Lark(text, parser="lalr", lexer="basic", maybe_placeholders=False, cache=_cache_file(text))
-    table = _IdentityRules(parser.parser.parser._parse_table)
-    conf = ParseConf(table, {rule: _make_callback(rule) for rule in table.rules}, "start")
-
-    name_pattern = next(t for t in parser.terminals if t.name == "NAME").pattern.to_regexp()
-    name_re = re.compile(name_pattern)
-    keywords: dict[str, str] = {}
-    skip: list[str] = []
-    alternatives: list[str] = []
-    for term in sorted(parser.terminals, key=_terminal_sort_key):
-        pattern = term.pattern
-        if pattern.type == "str" and name_re.fullmatch(pattern.value):
-            keywords[pattern.value] = term.name  # keywords are scanned as NAME, then retyped
-        elif term.name in parser.lexer_conf.ignore:
-            skip.append(pattern.to_regexp())
-        else:
-            alternatives.append(f"(?P<{term.name}>{pattern.to_regexp()})")
-    # Whitespace and comments are consumed in front of each token, so the scan loop
-    # runs once per token rather than once per token and once per gap.
-    skipper = f"(?:{'|'.join(skip)})*"
-    scanner = re.compile(skipper + "(?:" + "|".join(alternatives) + ")")
-    return _CompiledGrammar(conf, scanner, re.compile(skipper), keywords)
-
-
-@dataclass
-class ParseResult:
-    tree: Node | None
-    tokens: list[Token]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    source_map: SourceMap | None = None
-
-
-# --------------------------------------------------------------------------- scanning
-
-
-def scan(text: str, smap: SourceMap, diagnostics: list[Diagnostic]) -> list[Token]:
-    """Split text into tokens; characters no terminal accepts become R-SYN-009."""
-    grammar = compiled_grammar()
-    keywords = grammar.keywords
-    tokens: list[Token] = []
-    append = tokens.append
-    pos = 0
-    restart = True
-    while restart:
-        restart = False
-        for match in grammar.scanner.finditer(text, pos):
-            if match.start() != pos:
-                _bad_characters(text, grammar.skipper.match(text, pos).end(), match.start(), smap, diagnostics)
-            kind = match.lastgroup
-            start, pos = match.span(kind)
-            value = match.group(kind)
-            if kind == "NAME":
-                kind = keywords.get(value, "NAME")
-                if value == "HEADER":
-                    pos = _unclosed_header(text, start, smap, tokens, diagnostics)
-                    restart = True
-                    break
-            append(Token(kind, value, start, pos))
-    rest = grammar.skipper.match(text, pos).end()
-    if rest != len(text):
-        _bad_characters(text, rest, len(text), smap, diagnostics)
-    return tokens
-
-
-_ITEM_LINE = re.compile(r"^[ \t]*(GOAL|DEFINE|COMMAND)\b", re.MULTILINE)
-
-
-def _unclosed_header(text: str, start: int, smap: SourceMap, tokens: list[Token], diagnostics: list[Diagnostic]) -> int:
-    nxt = _ITEM_LINE.search(text, start)
-    end = nxt.start() if nxt else len(text)
-    tokens.append(Token("HEADER_BLOCK", text[start:end], start, end))
-    _add(
-        diagnostics,
-        Diagnostic(
-            "R-SYN-001",
-            "TDL document structure: HEADER block is not closed by END_HEADER",
-            smap.span(start, start + len("HEADER")),
-            suggestion="End the header with a line containing END_HEADER",
-        ),
-    )
-    return end
-
-
-def _bad_characters(text: str, start: int, end: int, smap: SourceMap, diagnostics: list[Diagnostic]) -> None:
-    chunk = text[start:end].rstrip()
-    end = start + len(chunk)
-    if chunk[:1] in "\"'":
-        message = f"unterminated string literal starting with {chunk[:20]!r}"
-        suggestion = "Close the string on the same line"
-    else:
-        message = f"unexpected character {chunk[:1]!r}" + (f" (and {len(chunk) - 1} more)" if len(chunk) > 1 else "")
-        suggestion = "Remove the character or put the text in a // comment"
-    _add(diagnostics, Diagnostic("R-SYN-009", message, smap.span(start, end), suggestion=suggestion))
-
-
-def _add(diagnostics: list[Diagnostic], diagnostic: Diagnostic) -> None:
-    if len(diagnostics) < MAX_DIAGNOSTICS:
-        diagnostics.append(diagnostic)
-
-
-# --------------------------------------------------------------------------- parsing
+class ParseResult(NamedTuple):
+    items: tuple[Item, ...] | None  # None: the text could not be read into items at all
+    tokens: Tokens
+    problems: list[Problem]
 
 
 def parse(text: str) -> ParseResult:
-    """Parse TDL text; never raises on bad input, always returns diagnostics."""
-    smap = SourceMap(text)
-    diagnostics: list[Diagnostic] = []
-    tokens = scan(text, smap, diagnostics)
-    too_deep = _too_deep(tokens, smap)
+    """Parse TDL text; never raises on bad input, always records problems."""
+    problems: list[Problem] = []
+    tokens = scan(text, problems)
+    too_deep = _too_deep(tokens)
     if too_deep is not None:
-        return ParseResult(None, tokens, [*diagnostics, too_deep], smap)
-    tree = _Recovery(tokens, smap, diagnostics).run()
-    return ParseResult(tree, tokens, diagnostics, smap)
+        return ParseResult(None, tokens, [*problems, too_deep])
+    return ParseResult(_Parser(tokens, problems).run(), tokens, problems)
 
 
-def _too_deep(tokens: list[Token], smap: SourceMap) -> Diagnostic | None:
+def _too_deep(tokens: Tokens) -> Problem | None:
+    g = grammar()
+    opening = {g.symbols[t] for t in ("LPAR", "LSQB", "LBRACE")}
+    closing = {g.symbols[t] for t in ("RPAR", "RSQB", "RBRACE")}
+    kinds = tokens.kinds
+    if sum(map(kinds.count, opening)) <= MAX_NESTING:
+        return None
+    # The running sum of +1/-1 is the nesting depth as long as it never goes below 0 (C-level, no loop).
+    delta = [0] * len(g.symbols)
+    for kind in opening:
+        delta[kind] = 1
+    for kind in closing:
+        delta[kind] = -1
+    depths = list(itertools.accumulate(map(delta.__getitem__, kinds)))
+    if min(depths) >= 0 and max(depths) <= MAX_NESTING:
+        return None
     depth = 0
-    for tok in tokens:
-        if tok.type in ("LPAR", "LSQB", "LBRACE"):
+    for i, kind in enumerate(kinds):
+        if kind in opening:
             depth += 1
             if depth > MAX_NESTING:
-                return Diagnostic("R-SYN-010", f"Brackets are nested more than {MAX_NESTING} levels deep", smap.span(tok.start, tok.end),
-                                  evidence={"limit": MAX_NESTING}, suggestion="Flatten the expression")
-        elif tok.type in ("RPAR", "RSQB", "RBRACE"):
+                return Problem(K.NESTING_TOO_DEEP, tokens.span(i, i), values={"limit": MAX_NESTING})
+        elif kind in closing:
             depth = max(depth - 1, 0)
     return None
 
 
-class _Recovery:
-    """The token loop: feed, repair, or skip to the next statement."""
+# --------------------------------------------------------------------------- building values
 
-    def __init__(self, tokens: list[Token], smap: SourceMap, diagnostics: list[Diagnostic]) -> None:
-        self.tokens = tokens
-        self.smap = smap
-        self.diagnostics = diagnostics
-        self.conf = compiled_grammar().conf
-        self.state = ParserState(self.conf, None)
-        self.checkpoint = self.state.copy(deepcopy_values=False)
-        self.pending: list[Token] = []  # tokens fed since the checkpoint
-        self.recovering = False  # suppress cascades until the next statement boundary
-        self.braces: list[tuple[Token, str]] = []  # open braces and what opened them
-        self.silent_rbrace = 0  # braces we inserted ourselves close silently
-        self.last: Token | None = None
 
-    # -- helpers -----------------------------------------------------------------
-    def _eof(self) -> Token:
-        end = self.tokens[-1].end if self.tokens else 0
-        return Token("$END", "", end, end)
+class _Wide:
+    """An expression whose written extent ends after its value's span (`(x)`, `a * (b)`).
 
-    def _feed(self, state: ParserState, tok: Token):
-        return state.feed_token(tok, tok.type == "$END")
+    A parent whose span runs to the end of such an expression (a named
+    argument, a signed operand) needs where the text ends; every other
+    consumer takes `value`.
+    """
 
-    def _rebuild(self) -> ParserState:
-        state = self.checkpoint.copy(deepcopy_values=False)
-        for tok in self.pending:
-            state.feed_token(tok)
-        return state
+    __slots__ = ("value", "end")
 
-    def _accepts(self, state: ParserState, seq: Iterable[Token]) -> bool:
-        trial = state.copy(deepcopy_values=False)
+    def __init__(self, value: Value, end: tuple[int, int]) -> None:
+        self.value = value
+        self.end = end
+
+
+def _end_of(item) -> tuple[Value, tuple[int, int]]:
+    """(value, end position of its written extent)."""
+    if type(item) is _Wide:
+        return item.value, item.end
+    span = item.span
+    return item, (span.end_line, span.end_column)
+
+
+def _value(item) -> Value:
+    return item.value if type(item) is _Wide else item
+
+
+_new_tuple = tuple.__new__
+_number = maker(Number)
+_text = maker(Text)
+_constant = maker(Constant)
+_ref = maker(Ref)
+_arg = maker(Arg)
+_call = maker(Call)
+_binop = maker(BinOp)
+
+
+def _builders(tokens: Tokens) -> dict[str, Callable]:
+    """The semantic actions of one parse, by name: each gets its rule's children (token indices for
+    terminals, built values for the rest) and returns the rule's value. Those named in `_UNARY` serve
+    only one-child rules and get the child itself, saving a list per reduction."""
+    texts, lines, cols = tokens.texts, tokens.lines, tokens.cols
+    span_of = tokens.span
+
+    def token_span(i: int) -> Span:
+        # NAME, NUMBER, STRING, ... never span lines and are never synthetic.
+        column = cols[i]
+        return _new_tuple(Span, (lines[i], column, lines[i], column + len(texts[i])))
+
+    # -- operands
+    def number(i: int) -> Value:
+        text = texts[i]
+        line, column = lines[i], cols[i]
+        return _number(float(text), text, _new_tuple(Span, (line, column, line, column + len(text))))
+
+    def string(i: int) -> Value:
+        return _text(unquote(texts[i]), token_span(i))
+
+    def none(i: int) -> Value:
+        return _constant(None, token_span(i))
+
+    def true(i: int) -> Value:
+        return _constant(True, token_span(i))
+
+    def false(i: int) -> Value:
+        return _constant(False, token_span(i))
+
+    def name(i: int) -> Value:
+        text = texts[i]
+        line, column = lines[i], cols[i]
+        return _ref(text, _new_tuple(Span, (line, column, line, column + len(text))))
+
+    def group(c: list) -> _Wide:
+        end = span_of(c[2], c[2])
+        return _Wide(_value(c[1]), (end.end_line, end.end_column))
+
+    def signed(c: list):
+        sign = c[0]
+        inner, end = _end_of(c[1])
+        if texts[sign] == "+":
+            return c[1]
+        span = _new_tuple(Span, (lines[sign], cols[sign], end[0], end[1]))
+        if type(inner) is Number:
+            return _number(-inner.value, "-" + inner.text, span)
+        return _binop("-", Number(0.0, "0"), inner, span)
+
+    def binop(c: list):
+        sequence = [c[0], *c[1]]
+        operands = [_value(v) for v in sequence[0::2]]
+        ops = sequence[1::2]
+        last = sequence[-1]
+
+        def climb(pos: int, min_prec: int) -> tuple[Value, int]:
+            left = operands[pos]
+            while pos < len(ops) and _PRECEDENCE[ops[pos]] >= min_prec:
+                op = ops[pos]
+                right, nxt = climb(pos + 1, _PRECEDENCE[op] + 1)
+                left = _binop(op, left, right, _join(left.span, right.span))
+                pos = nxt
+            return left, pos
+
+        result, _ = climb(0, 0)
+        return _Wide(result, last.end) if type(last) is _Wide else result
+
+    def operator_first(c: list) -> list:
+        return [texts[c[0]], c[1]]
+
+    def operator_more(c: list) -> list:
+        c[0].append(texts[c[1]])
+        c[0].append(c[2])
+        return c[0]
+
+    # -- arguments and calls
+    def positional_arg(value) -> Arg:
+        if type(value) is _Wide:
+            value = value.value
+        return _arg(None, value, value.span)
+
+    def named_arg(c: list) -> Arg:
+        name = c[0]
+        value, end = _end_of(c[2])
+        return _arg(texts[name], value, _new_tuple(Span, (lines[name], cols[name], end[0], end[1])))
+
+    def elided_args(i: int) -> Arg:
+        span = token_span(i)
+        return _arg(None, Elided(span), span)
+
+    def first(c: list) -> list:
+        return [c[-1]]
+
+    def arg_list(c: list) -> tuple:
+        return (c[0],) if len(c) == 1 or type(c[1]) is not list else (c[0], *c[1])
+
+    def call(c: list) -> Call:
+        name = c[0]
+        span = span_of(name, c[-1])
+        text = texts[name]
+        return _call(text, c[2] if len(c) == 4 else (), span,
+                     _new_tuple(Span, (span.line, span.column, span.line, span.column + len(text))))
+
+    def list_value(c: list) -> ListValue:
+        items: list = []
+        if len(c) > 2:
+            items.append(_value(c[1]))
+            if type(c[2]) is list:
+                items.extend(_value(v) for v in c[2])
+        return ListValue(tuple(items), span_of(c[0], c[-1]))
+
+    def tuple_value(c: list) -> TupleValue:
+        return TupleValue((_value(c[1]), *(_value(v) for v in c[2])), span_of(c[0], c[-1]))
+
+    # -- statements and items
+    def spawn(c: list) -> Statement:
+        return Statement(c[1], texts[c[3]], span_of(c[0], c[4]))
+
+    def call_statement(c: list) -> Statement:
+        call = c[0]
+        end = span_of(c[1], c[1])
+        return Statement(call, None, _new_tuple(Span, (call.span.line, call.span.column, end.end_line, end.end_column)))
+
+    def chain_first(item) -> tuple:
+        # Repetitions that span statement boundaries are immutable chains: the parser's
+        # checkpoints share them, so a rollback must not see later additions.
+        return (None, item)
+
+    def chain_more(c: list) -> tuple:
+        return (c[0], c[1])
+
+    def goal(c: list) -> GoalDecl:
+        chain = c[-2] if type(c[-2]) is tuple else None
+        return GoalDecl(texts[c[1]], token_span(c[1]), span_of(c[0], c[-1]), _unchain(chain))
+
+    def param(c: list) -> str:
+        return texts[c[0]]
+
+    def param_list(c: list) -> tuple[str, ...]:
+        return (c[0],) if len(c) == 1 else (c[0], *c[1])
+
+    def command_def(c: list) -> CommandDecl:
+        return CommandDecl(texts[c[1]], c[3] if type(c[3]) is tuple else (), span_of(c[0], c[-1]))
+
+    def ignored(c: list) -> None:
+        return None  # COMMAND implementation bodies: their contents are not used
+
+    def define(c: list) -> DefineDecl:
+        return DefineDecl(texts[c[1]], token_span(c[1]), _value(c[3]), span_of(c[0], c[4]))
+
+    def header(i: int) -> HeaderDecl:
+        return HeaderDecl(i)
+
+    def start(c: list) -> tuple[Item, ...]:
+        return _unchain(c[0]) if c else ()
+
+    return locals()
+
+
+def _unchain(chain: tuple | None) -> tuple:
+    items = []
+    while chain is not None:
+        chain, item = chain
+        items.append(item)
+    items.reverse()
+    return tuple(items)
+
+
+#: A repetition's next element: appended to the list its first element started (the parse loop does it inline).
+_MORE = "more"
+
+#: Builder per rule: (origin, alias) or (origin, alias, expansion) -> builder name; None passes the one child through.
+_ACTIONS: dict[tuple, str | None] = {
+    ("operand", None, ("NUMBER",)): "number",
+    ("operand", None, ("STRING",)): "string",
+    ("operand", None, ("NONE",)): "none",
+    ("operand", None, ("TRUE",)): "true",
+    ("operand", None, ("FALSE",)): "false",
+    ("operand", None, ("NAME",)): "name",
+    ("operand", None, ("call",)): None,
+    ("operand", None, ("list",)): None,
+    ("operand", None, ("tuple",)): None,
+    ("operand", "group"): "group",
+    ("operand", "signed"): "signed",
+    ("expr", None, ("operand",)): None,
+    ("expr", "binop"): "binop",
+    ("__expr_plus_6", None, ("BINOP", "operand")): "operator_first",
+    ("__expr_plus_6", None, ("SIGN", "operand")): "operator_first",
+    ("__expr_plus_6", None, ("__expr_plus_6", "BINOP", "operand")): "operator_more",
+    ("__expr_plus_6", None, ("__expr_plus_6", "SIGN", "operand")): "operator_more",
+    ("arg", "positional_arg"): "positional_arg",
+    ("arg", "named_arg"): "named_arg",
+    ("arg", "elided_args"): "elided_args",
+    ("__arg_list_star_5", None, ("COMMA", "arg")): "first",
+    ("__arg_list_star_5", None, ("__arg_list_star_5", "COMMA", "arg")): _MORE,
+    ("arg_list", None): "arg_list",
+    ("call", None): "call",
+    ("list", None): "list_value",
+    ("__list_star_7", None, ("COMMA", "expr")): "first",
+    ("__list_star_7", None, ("__list_star_7", "COMMA", "expr")): _MORE,
+    ("tuple", None): "tuple_value",
+    ("mode", None, ("WAIT",)): None,
+    ("mode", None, ("NOWAIT",)): None,
+    ("spawn", None): "spawn",
+    ("call_statement", None): "call_statement",
+    ("statement", None, ("spawn",)): None,
+    ("statement", None, ("call_statement",)): None,
+    ("__goal_star_1", None, ("statement",)): "chain_first",
+    ("__goal_star_1", None, ("__goal_star_1", "statement")): "chain_more",
+    ("goal", None): "goal",
+    ("param", None): "param",
+    ("__param_list_star_3", None, ("COMMA", "param")): "first",
+    ("__param_list_star_3", None, ("__param_list_star_3", "COMMA", "param")): _MORE,
+    ("param_list", None): "param_list",
+    ("command_def", None): "command_def",
+    ("__command_def_star_2", None): "ignored",
+    ("impl_statement", None): "ignored",
+    ("dotted_name", None): "ignored",
+    ("__dotted_name_star_4", None): "ignored",
+    ("define", None): "define",
+    ("header", None): "header",
+    ("_item", None): None,
+    ("__start_star_0", None, ("_item",)): "chain_first",
+    ("__start_star_0", None, ("__start_star_0", "_item")): "chain_more",
+    ("start", None): "start",
+}
+
+
+def _action_name(shape: RuleShape) -> str | None:
+    for key in ((shape.origin, shape.alias, shape.expansion), (shape.origin, shape.alias)):
+        if key in _ACTIONS:
+            return _ACTIONS[key]
+    raise LookupError(f"tdl.lark rule {shape.origin} -> {' '.join(shape.expansion)} has no builder in tdl/parser.py")
+
+
+@functools.cache
+def _rule_actions(g: Grammar) -> list[tuple[int, int, str | None]]:
+    out = []
+    for lhs, size, shape in g.rules:
+        action = _action_name(shape)
+        if (action is None and size != 1) or (action is _MORE and size != 3) or (action in _UNARY and size != 1):
+            raise LookupError(f"tdl.lark rule {shape.origin} -> {' '.join(shape.expansion)} does not fit its builder")
+        out.append((lhs, size, action))
+    return out
+
+
+#: Builders that take their rule's one child itself (every other builder takes the list of children).
+_UNARY = frozenset({"number", "string", "none", "true", "false", "name", "positional_arg", "elided_args", "chain_first", "header"})
+
+
+def _bound_rules(tokens: Tokens) -> list[tuple[int, int, Callable | str | None]]:
+    """(left-hand symbol, length, builder) per rule; a one-child rule's builder gets the child, not a list."""
+    builders = _builders(tokens)
+    return [(lhs, size, action if action is None or action is _MORE else
+             functools.partial(_listed, builders[action]) if listed else builders[action])
+            for lhs, size, action, listed in _rule_binding(grammar())]
+
+
+@functools.cache
+def _rule_binding(g: Grammar) -> tuple[tuple[int, int, str | None, bool], ...]:
+    """Per rule: (left-hand symbol, length, builder name, whether its one child must be wrapped in a list)."""
+    return tuple((lhs, size, action, size == 1 and action not in (None, _MORE) and action not in _UNARY)
+                 for lhs, size, action in _rule_actions(g))
+
+
+def _listed(build: Callable[[list], object], child) -> object:
+    return build([child])
+
+
+#: Statements longer than this many tokens are always fed token by token.
+_SEGMENT_MAX = 96
+#: At most this many statement shapes are kept per process (shapes come from untrusted text).
+_SEGMENTS_LIMIT = 2048
+
+
+def _segment(g: Grammar, key: tuple):
+    """Straight-line code that feeds a statement of this shape, once the shape has been seen twice.
+
+    `key` is (the parser's state stack, the statement's token kinds); together they fix every
+    action the table takes, so the actions can be replayed without looking them up: the code
+    calls the same builders in the same order on the same children and leaves the stacks as the
+    token loop would. None: feed this statement token by token (first sighting, too long); False
+    (remembered): the table rejects it, the token loop will report and recover.
+    """
+    if key in g.sightings:
+        code = _compile_segment(g, *key) if len(key[1]) <= _SEGMENT_MAX else False
+        if len(g.segments) >= _SEGMENTS_LIMIT:
+            g.segments.clear()
+        g.segments[key] = code
+        return code
+    if len(g.sightings) >= _SEGMENTS_LIMIT:
+        g.sightings.clear()
+    g.sightings.add(key)
+    return None
+
+
+def _compile_segment(g: Grammar, start: tuple[int, ...], kinds: tuple[int, ...]):
+    table = g.table
+    rules = _rule_actions(g)
+    states = list(start)
+    pushed: list[str] = []  # expressions of the values this statement left on the stack, bottom first
+    below = 0  # values it took from under its first token
+    lines: list[str] = []
+
+    def children(size: int) -> list[str]:
+        nonlocal below, pushed
+        under = max(0, size - len(pushed))
+        taken = [f"values[-{below + under - k}]" for k in range(under)] + pushed[len(pushed) - (size - under):]
+        below += under
+        del pushed[len(pushed) - (size - under):]
+        return taken
+
+    for offset, kind in enumerate(kinds):
+        while True:
+            action = table[states[-1]].get(kind)
+            if action is None:
+                return False
+            if action >= 0:
+                states.append(action)
+                pushed.append(f"i + {offset}")
+                break
+            lhs, size, name = rules[~action]
+            taken = children(size)
+            del states[-size:]
+            states.append(table[states[-1]][lhs])
+            if name is None:
+                pushed.append(taken[0])
+            elif name is _MORE:
+                lines.append(f"{taken[0]}.append({taken[2]})")
+                pushed.append(taken[0])
+            else:
+                value = f"v{len(lines)}"
+                argument = taken[0] if size == 1 else f"[{', '.join(taken)}]"
+                lines.append(f"{value} = builders[{~action}]({argument})")
+                pushed.append(value)
+    keep = len(start) - below  # states (and, one fewer, values) under the statement that it left alone
+    lines.append(f"values[{keep - 1}:] = ({''.join(e + ', ' for e in pushed)})")
+    lines.append(f"states[{keep}:] = {tuple(states[keep:])!r}")
+    source = "def feed(values, states, i, builders):\n" + "".join(f"    {line}\n" for line in lines)
+    namespace: dict = {}
+    exec(compile(source, "<tdl statement>", "exec"), namespace)  # noqa: S102 - generated from the parse table
+    return namespace["feed"]
+
+
+def _join(a: Span | None, b: Span | None) -> Span | None:
+    if a is None:
+        return b
+    return a.cover(b)
+
+
+_UNQUOTED: dict[str, str] = {}
+
+
+def unquote(token: str) -> str:
+    """The value of a string literal (as Python reads it; the bare text between the quotes if it cannot)."""
+    text = _UNQUOTED.get(token)
+    if text is None:
         try:
-            for tok in seq:
-                self._feed(trial, tok)
-                if tok.type == "$END":
+            text = ast.literal_eval(token)
+        except (ValueError, SyntaxError):
+            text = token[1:-1]
+        if len(_UNQUOTED) >= 10_000:
+            _UNQUOTED.clear()
+        _UNQUOTED[token] = text
+    return text
+
+
+# --------------------------------------------------------------------------- the parse loop
+
+
+class _Rejected(Exception):
+    """The table has no action for a token; `expected` are the terminals it would have taken."""
+
+    def __init__(self, expected: frozenset[str]) -> None:
+        super().__init__()
+        self.expected = expected
+
+
+@functools.cache
+def _terminals(g: Grammar) -> tuple:
+    """The terminal ids the loop compares with, symbol names by id, and the statement-boundary and item-start sets."""
+    symbols = g.symbols
+    return (symbols["SEMICOLON"], symbols["LBRACE"], symbols["RBRACE"], symbols[END], {v: k for k, v in symbols.items()},
+            frozenset(symbols[t] for t in ("SEMICOLON", "LBRACE", "RBRACE", "HEADER_BLOCK")),
+            frozenset(symbols[t] for t in ("GOAL", "DEFINE", "COMMAND", "HEADER_BLOCK")))
+
+
+class _Parser:
+    """Feed tokens through the table; on a rejected token repair, or skip to the next statement."""
+
+    def __init__(self, tokens: Tokens, problems: list[Problem]) -> None:
+        g = grammar()
+        self.g = g
+        self.tokens = tokens
+        self.problems = problems
+        self.table = g.table
+        self.rules = _bound_rules(tokens)
+        self.SEMICOLON, self.LBRACE, self.RBRACE, self.END, self.names, self.boundary, self.item_start = _terminals(g)
+        self.states = [g.start_state]
+        self.values: list = []
+        self.checkpoint = (list(self.states), [])
+        self.pending: list[int] = []  # tokens fed since the checkpoint, before `mark`
+        self.mark = 0  # ... and every token from `mark` up to the current one
+        self.recovering = False  # suppress cascades until the next statement boundary
+        self.braces: list[tuple[int, dict]] = []  # open braces (token index) and what opened them
+        self.silent_rbrace = 0  # braces we inserted ourselves close silently
+        self.last: int | None = None
+        self._eof: int | None = None
+
+    # -- the loop ------------------------------------------------------------------
+    def run(self) -> tuple[Item, ...] | None:
+        tokens = self.tokens
+        kinds = tokens.kinds
+        count = tokens.count
+        table = self.table
+        rules = self.rules
+        builders = [build for _, _, build in rules]
+        segments = self.g.segments
+        boundary = self.boundary
+        SEMICOLON = self.SEMICOLON
+        others = tuple(boundary - {SEMICOLON})
+        problems = self.problems
+        i = 0
+        resumed = 0  # the loop has fed every token from here to i - 1
+        while True:
+            if len(problems) >= MAX_PROBLEMS:
+                return None
+            states, values = self.states, self.values
+            push_state, push_value = states.append, values.append
+            state = states[-1]
+            action = 0
+            while i < count:
+                # One statement (up to and including the next boundary token) at a time.
+                try:
+                    j = kinds.index(SEMICOLON, i, count)
+                except ValueError:
+                    j = count - 1
+                segment = kinds[i : j + 1]
+                for other in others:
+                    if other in segment:
+                        j = min(j, i + segment.index(other))
+                key = (tuple(states), tuple(kinds[i : j + 1]))
+                feed = segments.get(key)
+                if feed is None:
+                    feed = _segment(self.g, key)
+                if feed:  # a statement shape seen before: straight-line code, no table lookups
+                    feed(values, states, i, builders)
+                    state = states[-1]
+                    if kinds[j] in boundary:
+                        self._at_boundary(j, kinds[j])
+                    i = j + 1
+                    continue
+                for i in range(i, j + 1):  # noqa: B020 - the token loop; i is where it stops
+                    kind = kinds[i]
+                    while True:
+                        action = table[state].get(kind)
+                        if action is None:
+                            break
+                        if action >= 0:
+                            state = action
+                            push_state(state)
+                            push_value(i)
+                            break
+                        lhs, size, build = rules[~action]
+                        if build is None:  # a rule that passes its one child through
+                            state = states[-1] = table[states[-2]][lhs]
+                        elif size == 1:  # a one-child rule: its value replaces the child
+                            values[-1] = build(values[-1])
+                            state = states[-1] = table[states[-2]][lhs]
+                        elif build is _MORE:  # a repetition's next element, appended to its list
+                            values[-3].append(values[-1])
+                            del values[-2:]
+                            del states[-2:]
+                            state = states[-1] = table[states[-2]][lhs]
+                        else:
+                            children = values[-size:]  # size > 0: only the end of input reduces an empty rule
+                            del values[-size:]
+                            del states[-size:]
+                            push_value(build(children))
+                            state = table[states[-1]][lhs]
+                            push_state(state)
+                    if action is None:
+                        break
+                    if kind in boundary:
+                        self._at_boundary(i, kind)
+                if action is None:
                     break
-        except UnexpectedToken:
-            return False
+                i = j + 1
+            else:
+                eof = self._end_token()
+                if i > resumed:
+                    self.last = i - 1
+                self.pending.extend(range(self.mark, i))
+                self.mark = i
+                try:
+                    return self._feed(self.states, self.values, eof)
+                except _Rejected as rejected:
+                    i = self._recover(i, eof, rejected.expected)
+                    if i < 0:
+                        return None
+                    self.mark = resumed = i
+                    continue
+            # a token was rejected: hand over to the recovery
+            if i > resumed:
+                self.last = i - 1
+            self.pending.extend(range(self.mark, i))
+            self.mark = i
+            i = self._recover(i, i, self.g.expected[states[-1]])
+            if i < 0:
+                return None
+            self.mark = resumed = i
+
+    def _at_boundary(self, i: int, kind: int) -> None:
+        """A statement boundary was fed: braces are tracked and the parser is checkpointed."""
+        if kind == self.LBRACE:
+            self.braces.append((i, self._opener(self.pending + list(range(self.mark, i)))))
+        elif kind == self.RBRACE and self.braces:
+            self.braces.pop()
+        self.checkpoint = (self.states[:], self.values[:])
+        self.pending = []
+        self.mark = i + 1
+        self.recovering = False
+
+    def _end_token(self) -> int:
+        if self._eof is None:
+            tokens = self.tokens
+            end = tokens.end_offset(tokens.count - 1) if tokens.count else 0
+            self._eof = tokens.add(self.END, "", end, end)
+        return self._eof
+
+    # -- feeding outside the loop (recovery) -------------------------------------------
+    def _feed(self, states: list[int], values: list, token: int):
+        """Feed one token (building values); the end token returns the program's items."""
+        kind = self.tokens.kinds[token]
+        table, rules = self.table, self.rules
+        end = kind == self.END
+        while True:
+            action = table[states[-1]].get(kind)
+            if action is None:
+                raise _Rejected(self.g.expected[states[-1]])
+            if action >= 0:
+                states.append(action)
+                values.append(token)
+                return None
+            lhs, size, build = rules[~action]
+            if build is None:
+                states[-1] = table[states[-2]][lhs]
+            elif size == 1:
+                values[-1] = build(values[-1])
+                states[-1] = table[states[-2]][lhs]
+            elif build is _MORE:
+                values[-3].append(values[-1])
+                del values[-2:]
+                del states[-2:]
+                states[-1] = table[states[-2]][lhs]
+            else:
+                if size:
+                    children = values[-size:]
+                    del values[-size:]
+                    del states[-size:]
+                else:
+                    children = []
+                values.append(build(children))
+                states.append(table[states[-1]][lhs])
+            if end and states[-1] == self.g.end_state:
+                return values[-1]
+
+    def _accepts(self, states: list[int], sequence: Iterable[int]) -> bool:
+        """Would the parser in `states` take these tokens? (states only: no values are built)"""
+        trial = list(states)
+        table, rules, end_state = self.table, self.rules, self.g.end_state
+        for token in sequence:
+            kind = self.tokens.kinds[token]
+            while True:
+                action = table[trial[-1]].get(kind)
+                if action is None:
+                    return False
+                if action >= 0:
+                    trial.append(action)
+                    break
+                lhs, size, _ = rules[~action]
+                if size:
+                    del trial[-size:]
+                trial.append(table[trial[-1]][lhs])
+                if kind == self.END and trial[-1] == end_state:
+                    return True
         return True
 
-    def _synthetic(self, type_: str, at: int) -> Token:
-        value = {"SEMICOLON": ";", "WITH": "WITH", "WAIT": "WAIT", "RPAR": ")", "RBRACE": "}", "LBRACE": "{", "EQUAL": "=", "SPAWN": "SPAWN"}[type_]
-        return Token(type_, value, at, at)
+    def _rebuild(self) -> tuple[list[int], list]:
+        states, values = list(self.checkpoint[0]), list(self.checkpoint[1])
+        for token in self.pending:
+            self._feed(states, values, token)
+        return states, values
 
-    def _statement_kind(self, tok: Token) -> str:
-        first = self.pending[0] if self.pending else tok
-        return first.type
+    def _synthetic(self, kind: str, at: int) -> int:
+        value = {"SEMICOLON": ";", "WITH": "WITH", "WAIT": "WAIT", "RPAR": ")", "RBRACE": "}", "LBRACE": "{", "EQUAL": "=", "SPAWN": "SPAWN"}[kind]
+        return self.tokens.add(self.g.symbols[kind], value, at, at)
 
-    def _report(self, rule_id: str, message: str, start: int, end: int, suggestion: str | None = None, **evidence) -> None:
+    def _kind(self, token: int) -> str:
+        return self.names[self.tokens.kinds[token]]
+
+    def _statement_kind(self, token: int) -> str:
+        return self._kind(self.pending[0] if self.pending else token)
+
+    def _report(self, kind: K, start: int, end: int, **values) -> None:
         if self.recovering:
             return
-        _add(self.diagnostics, Diagnostic(rule_id, message, self.smap.span(start, end), evidence=evidence, suggestion=suggestion))
+        record(self.problems, Problem(kind, self.tokens.offsets_span(start, end), values=values))
 
-    def _after_feed(self, tok: Token) -> None:
-        self.last = tok
-        if tok.type == "LBRACE":
-            self.braces.append((tok, self._opener()))
-        elif tok.type == "RBRACE" and self.braces:
+    def _after_feed(self, token: int) -> None:
+        self.last = token
+        kind = self.tokens.kinds[token]
+        if kind == self.LBRACE:
+            self.braces.append((token, self._opener(self.pending)))
+        elif kind == self.RBRACE and self.braces:
             self.braces.pop()
-        if tok.type in _BOUNDARY:
-            self.checkpoint = self.state.copy(deepcopy_values=False)
+        if kind in self.boundary:
+            self.checkpoint = (list(self.states), list(self.values))
             self.pending = []
             self.recovering = False
         else:
-            self.pending.append(tok)
+            self.pending.append(token)
 
-    def _opener(self) -> str:
-        names = [t for t in self.pending if t.type == "NAME"]
-        kinds = [t.type for t in self.pending]
-        if "GOAL" in kinds and names:
-            return f"GOAL '{names[0].value}'"
-        if "COMMAND" in kinds and names:
-            return f"COMMAND '{names[0].value}'"
-        return "block"
+    def _opener(self, pending: list[int]) -> dict:
+        """What opened the block being read: {"opener": "GOAL"|"COMMAND"|None, "name": its name}."""
+        kinds = [self._kind(t) for t in pending]
+        names = [t for t, kind in zip(pending, kinds) if kind == "NAME"]
+        for opener in ("GOAL", "COMMAND"):
+            if opener in kinds and names:
+                return {"opener": opener, "name": self.tokens.texts[names[0]]}
+        return {"opener": None, "name": None}
 
-    # -- main loop ---------------------------------------------------------------
-    def run(self) -> Node | None:
-        tokens = self.tokens
-        i = 0
-        n = len(tokens)
-        while True:
-            if len(self.diagnostics) >= MAX_DIAGNOSTICS:
-                return None
-            if i < n:
-                # The hot path: feed the token; only braces and statement ends need bookkeeping.
-                tok = tokens[i]
-                try:
-                    self.state.feed_token(tok)
-                except UnexpectedToken as err:
-                    i = self._recover(i, tok, err)
-                    if i < 0:
-                        return None
-                    continue
-                if tok.type in _TRACKED:
-                    self._after_feed(tok)
-                else:
-                    self.pending.append(tok)
-                    self.last = tok
-                i += 1
-                continue
-            eof = self._eof()
-            try:
-                return self._feed(self.state, eof)
-            except UnexpectedToken as err:
-                i = self._recover(i, eof, err)
-                if i < 0:
-                    return None
-
-    def _recover(self, i: int, tok: Token, err: UnexpectedToken) -> int:
+    # -- recovery ----------------------------------------------------------------------
+    def _recover(self, i: int, token: int, expected: frozenset[str]) -> int:
         """Handle a rejected token; return the index to continue from (-1: give up)."""
-        self.state = self._rebuild()
-        expected = set(err.expected)
-        following = self.tokens[i + 1 : i + 3]
+        self.states, self.values = self._rebuild()
+        count = self.tokens.count
+        following = list(range(i + 1, min(i + 3, count)))
         for repair in (self._insert_semicolon, self._fix_spawn_option, self._insert_rpar, self._close_block,
                        self._open_block, self._insert_equal, self._insert_spawn):
-            outcome = repair(tok, expected, following)
+            outcome = repair(token, expected, following)
             if outcome is not None:
                 inserted, mode = outcome
                 for extra in inserted:
-                    self._feed(self.state, extra)
+                    self._feed(self.states, self.values, extra)
                     self._after_feed(extra)
                 if mode == "drop":
                     return i + 1
-                if mode == "feed" and tok.type != "$END":
-                    self._feed(self.state, tok)
-                    self._after_feed(tok)
+                if mode == "feed" and token != self._eof:
+                    self._feed(self.states, self.values, token)
+                    self._after_feed(token)
                     return i + 1
-                return i  # EOF goes back through the main loop
-        return self._panic(i, tok, expected)
+                return i  # the end of input goes back through the main loop
+        return self._panic(i, token, expected)
 
     # -- repairs: each returns (tokens to insert, mode) or None; mode says what happens
     #    to the rejected token afterwards: "feed" it, or "drop" it (it was replaced).
-    def _prev_end(self, tok: Token) -> int:
-        return self.last.end if self.last is not None else tok.start
+    def _prev_end(self, token: int) -> int:
+        return self.tokens.end_offset(self.last) if self.last is not None else self.tokens.starts[token]
 
-    def _insert_semicolon(self, tok, expected, following):
+    def _insert_semicolon(self, token, expected, following):
         if "SEMICOLON" not in expected:
             return None
-        semi = self._synthetic("SEMICOLON", self._prev_end(tok))
-        if not self._accepts(self.state, [semi, tok, *following]):
+        semi = self._synthetic("SEMICOLON", self._prev_end(token))
+        if not self._accepts(self.states, [semi, token, *following]):
             return None
-        kind = self._statement_kind(tok)
-        at = self._prev_end(tok)
-        if kind == "DEFINE":
-            self._report("R-SYN-002", f"Invalid position definition at line {self.smap.position(at)[0]}: missing ';' after the DEFINE statement", at, at, "End the DEFINE statement with ';'")
-        else:
-            self._report("R-SYN-005", f"Invalid SPAWN command format at line {self.smap.position(at)[0]}: missing ';' at the end of the statement", at, at, "End the statement with ';'")
+        at = self._prev_end(token)
+        define = self._statement_kind(token) == "DEFINE"
+        self._report(K.DEFINE_MISSING_SEMICOLON if define else K.STATEMENT_MISSING_SEMICOLON, at, at)
         return [semi], "feed"
 
-    def _fix_spawn_option(self, tok, expected, following):
-        line = self.smap.position(tok.start)[0]
-        if "WITH" in expected and tok.type in ("WAIT", "NOWAIT"):
-            with_tok = self._synthetic("WITH", tok.start)
-            if self._accepts(self.state, [with_tok, tok, *following]):
-                self._report("R-SYN-005", f"Invalid SPAWN command format at line {line}: missing WITH before {tok.value}", tok.start, tok.end, f"Write 'WITH {tok.value};'")
-                return [with_tok], "feed"
-        if "WITH" in expected and tok.type == "SEMICOLON":
-            with_tok, wait = self._synthetic("WITH", tok.start), self._synthetic("WAIT", tok.start)
-            if self._accepts(self.state, [with_tok, wait, tok, *following]):
-                self._report("R-SYN-005", f"Invalid SPAWN command format at line {line}: missing 'WITH WAIT' or 'WITH NOWAIT'", tok.start, tok.end, "Write 'SPAWN Cmd(...) WITH WAIT;'")
-                return [with_tok, wait], "feed"
+    def _fix_spawn_option(self, token, expected, following):
+        kind = self._kind(token)
+        start, end, value = self.tokens.starts[token], self.tokens.end_offset(token), self.tokens.texts[token]
+        if "WITH" in expected and kind in ("WAIT", "NOWAIT"):
+            with_ = self._synthetic("WITH", start)
+            if self._accepts(self.states, [with_, token, *following]):
+                self._report(K.SPAWN_MISSING_WITH, start, end, option=value)
+                return [with_], "feed"
+        if "WITH" in expected and kind == "SEMICOLON":
+            with_, wait = self._synthetic("WITH", start), self._synthetic("WAIT", start)
+            if self._accepts(self.states, [with_, wait, token, *following]):
+                self._report(K.SPAWN_MISSING_OPTION, start, end)
+                return [with_, wait], "feed"
         if {"WAIT", "NOWAIT"} & expected:
-            wait = self._synthetic("WAIT", tok.start)
-            if tok.type == "SEMICOLON" and self._accepts(self.state, [wait, tok, *following]):
-                self._report("R-SYN-005", f"Invalid SPAWN command format at line {line}: WITH must be followed by WAIT or NOWAIT", tok.start, tok.end, "Write 'WITH WAIT;' or 'WITH NOWAIT;'")
+            wait = self._synthetic("WAIT", start)
+            if kind == "SEMICOLON" and self._accepts(self.states, [wait, token, *following]):
+                self._report(K.SPAWN_WITH_WITHOUT_OPTION, start, end)
                 return [wait], "feed"
-            if tok.type == "NAME" and self._accepts(self.state, [wait, *following]):
-                self._report("R-SYN-005", f"Invalid SPAWN command format at line {line}: unknown option '{tok.value}' (expected WAIT or NOWAIT)", tok.start, tok.end, "Use WITH WAIT or WITH NOWAIT")
+            if kind == "NAME" and self._accepts(self.states, [wait, *following]):
+                self._report(K.SPAWN_UNKNOWN_OPTION, start, end, option=value)
                 return [wait], "drop"
         return None
 
-    def _insert_rpar(self, tok, expected, following):
-        if "RPAR" not in expected or tok.type not in ("SEMICOLON", "WITH", "LBRACE", "RBRACE", "$END", "SPAWN"):
+    def _insert_rpar(self, token, expected, following):
+        kind = self._kind(token)
+        if "RPAR" not in expected or kind not in ("SEMICOLON", "WITH", "LBRACE", "RBRACE", END, "SPAWN"):
             return None
-        rpar = self._synthetic("RPAR", self._prev_end(tok))
-        if not self._accepts(self.state, [rpar, tok, *following]):
+        rpar = self._synthetic("RPAR", self._prev_end(token))
+        if not self._accepts(self.states, [rpar, token, *following]):
             return None
-        at = self._prev_end(tok)
-        rule = "R-SYN-002" if self._statement_kind(tok) == "DEFINE" else ("R-SYN-001" if tok.type == "LBRACE" else "R-SYN-005")
-        self._report(rule, f"missing ')' at line {self.smap.position(at)[0]}", at, at, "Close the argument list with ')'")
+        at = self._prev_end(token)
+        if self._statement_kind(token) == "DEFINE":
+            problem = K.DEFINE_MISSING_RPAR
+        else:
+            problem = K.BLOCK_MISSING_RPAR if kind == "LBRACE" else K.STATEMENT_MISSING_RPAR
+        self._report(problem, at, at)
         return [rpar], "feed"
 
-    def _close_block(self, tok, expected, following):
-        if "RBRACE" not in expected or tok.type not in (_ITEM_START | {"$END"}):
+    def _close_block(self, token, expected, following):
+        if "RBRACE" not in expected or self._kind(token) not in ("GOAL", "DEFINE", "COMMAND", "HEADER_BLOCK", END):
             return None
-        rbrace = self._synthetic("RBRACE", tok.start)
-        if not self._accepts(self.state, [rbrace, tok, *following]):
+        rbrace = self._synthetic("RBRACE", self.tokens.starts[token])
+        if not self._accepts(self.states, [rbrace, token, *following]):
             return None
         if self.silent_rbrace:
             self.silent_rbrace -= 1
         elif self.braces:
             opener, what = self.braces[-1]
-            line = self.smap.position(opener.start)[0]
-            self._report("R-SYN-001", f"TDL document structure: unbalanced braces, {what} opened at line {line} is never closed", opener.start, opener.end, "Add the missing '}'", opened_line=line)
+            start = self.tokens.starts[opener]
+            self._report(K.UNCLOSED_BRACE, start, self.tokens.end_offset(opener), opened_line=self.tokens.position(start)[0], **what)
         return [rbrace], "feed"
 
-    def _open_block(self, tok, expected, following):
+    def _open_block(self, token, expected, following):
         if "LBRACE" not in expected:
             return None
-        lbrace = self._synthetic("LBRACE", self._prev_end(tok))
-        if not self._accepts(self.state, [lbrace, tok, *following]):
+        lbrace = self._synthetic("LBRACE", self._prev_end(token))
+        if not self._accepts(self.states, [lbrace, token, *following]):
             return None
-        what = self._opener()
-        self._report("R-SYN-001", f"TDL document structure: the body of {what} is not enclosed in braces", tok.start, tok.end, "Write the body as '{ ... }'")
+        self._report(K.BODY_WITHOUT_BRACES, self.tokens.starts[token], self.tokens.end_offset(token), **self._opener(self.pending))
         self.silent_rbrace += 1
         return [lbrace], "feed"
 
-    def _insert_equal(self, tok, expected, following):
-        if "EQUAL" not in expected or self._statement_kind(tok) != "DEFINE":
+    def _insert_equal(self, token, expected, following):
+        if "EQUAL" not in expected or self._statement_kind(token) != "DEFINE":
             return None
-        eq = self._synthetic("EQUAL", tok.start)
-        if not self._accepts(self.state, [eq, tok, *following]):
+        equal = self._synthetic("EQUAL", self.tokens.starts[token])
+        if not self._accepts(self.states, [equal, token, *following]):
             return None
-        self._report("R-SYN-002", f"Invalid position definition at line {self.smap.position(tok.start)[0]}: missing '=' after the name", tok.start, tok.end, "Write 'DEFINE Name = PosX(...);'")
-        return [eq], "feed"
+        self._report(K.DEFINE_MISSING_EQUAL, self.tokens.starts[token], self.tokens.end_offset(token))
+        return [equal], "feed"
 
-    def _insert_spawn(self, tok, expected, following):
+    def _insert_spawn(self, token, expected, following):
         # "MoveLinear(...) WITH WAIT;" : the SPAWN keyword is missing.
-        if tok.type != "WITH" or not self.pending or self.pending[0].type != "NAME":
-            return None
-        state = self.checkpoint.copy(deepcopy_values=False)
-        spawn = self._synthetic("SPAWN", self.pending[0].start)
-        if not self._accepts(state, [spawn, *self.pending, tok, *following]):
+        if self._kind(token) != "WITH" or not self.pending or self._kind(self.pending[0]) != "NAME":
             return None
         first = self.pending[0]
-        self._report("R-SYN-005", f"Invalid SPAWN command format at line {self.smap.position(first.start)[0]}: 'WITH {following[0].value if following else ''}' without SPAWN", first.start, tok.end, "Write 'SPAWN Cmd(...) WITH WAIT;' or drop the WITH clause")
+        spawn = self._synthetic("SPAWN", self.tokens.starts[first])
+        if not self._accepts(self.checkpoint[0], [spawn, *self.pending, token, *following]):
+            return None
+        option = self.tokens.texts[following[0]] if following else ""
+        self._report(K.WITH_WITHOUT_SPAWN, self.tokens.starts[first], self.tokens.end_offset(token), option=option)
         replay = [spawn, *self.pending]
-        self.state = state
+        self.states, self.values = list(self.checkpoint[0]), list(self.checkpoint[1])
         self.pending = []
         for t in replay:
-            self._feed(self.state, t)
+            self._feed(self.states, self.values, t)
             self.pending.append(t)
         return [], "feed"
 
-    # -- panic mode --------------------------------------------------------------
-    def _panic(self, i: int, tok: Token, expected: set[str]) -> int:
-        kind = self._statement_kind(tok)
-        self._report_unexpected(tok, expected, kind)
+    # -- panic mode ------------------------------------------------------------------
+    def _panic(self, i: int, token: int, expected: frozenset[str]) -> int:
+        self._report_unexpected(token, expected, self._statement_kind(token))
         self.recovering = True
-        self.state = self.checkpoint.copy(deepcopy_values=False)
+        self.states, self.values = list(self.checkpoint[0]), list(self.checkpoint[1])
         self.pending = []
-        if tok.type == "$END":
+        if token == self._eof:
             return self._finish_at_eof()
-        tokens = self.tokens
-        j = i
-        if tok.type in ("RBRACE",) and not self.braces:
+        kinds = self.tokens.kinds
+        count = self.tokens.count
+        if kinds[i] == self.RBRACE and not self.braces:
             return i + 1  # a stray '}' at top level
-        while j < len(tokens) and tokens[j].type not in ("SEMICOLON", "RBRACE") and not (
-            j > i and tokens[j].type in _ITEM_START
-        ):
+        j = i
+        while j < count and kinds[j] not in (self.SEMICOLON, self.RBRACE) and not (j > i and kinds[j] in self.item_start):
             j += 1
-        if j < len(tokens) and tokens[j].type == "SEMICOLON":
+        if j < count and kinds[j] == self.SEMICOLON:
             j += 1
-        if j == i and not self._accepts(self.state, [tokens[i]]):
+        if j == i and not self._accepts(self.states, [i]):
             j = i + 1  # the current context cannot take this token at all: drop it
         return j
 
     def _finish_at_eof(self) -> int:
-        eof = self._eof()
-        state = self.state
-        closers = []
-        while not self._accepts(state, [*closers, eof]) and len(closers) < 64:
-            closers.append(self._synthetic("RBRACE", eof.start))
+        eof = self._end_token()
+        closers: list[int] = []
+        while not self._accepts(self.states, [*closers, eof]) and len(closers) < 64:
+            closers.append(self._synthetic("RBRACE", self.tokens.starts[eof]))
         if len(closers) >= 64:
             return -1
         for closer in closers:
-            self._feed(self.state, closer)
-        return len(self.tokens)
+            self._feed(self.states, self.values, closer)
+        return self.tokens.count
 
-    def _report_unexpected(self, tok: Token, expected: set[str], kind: str) -> None:
-        what = "end of input" if tok.type == "$END" else f"'{tok.value}'"
-        line = self.smap.position(tok.start)[0]
-        if tok.type == "RBRACE" and not self.braces:
-            self._report("R-SYN-001", "TDL document structure: unbalanced braces, '}' without a matching '{'", tok.start, tok.end, "Remove the extra '}'")
+    def _report_unexpected(self, token: int, expected: frozenset[str], statement: str) -> None:
+        kind = self._kind(token)
+        start, end, value = self.tokens.starts[token], self.tokens.end_offset(token), self.tokens.texts[token]
+        if kind == "RBRACE" and not self.braces:
+            self._report(K.STRAY_RBRACE, start, end)
             return
-        if tok.type == "NAME" and tok.value == "HEADER":
+        if kind == "NAME" and value == "HEADER":
             return  # reported by the scanner
-        readable = ", ".join(sorted(_readable(e) for e in expected if e != "$END")[:8])
-        detail = f"unexpected {what} (expected {readable})" if readable else f"unexpected {what}"
-        if kind == "DEFINE":
-            rule, message = "R-SYN-002", f"Invalid position definition at line {line}: {detail}"
-        elif kind in ("SPAWN", "NAME"):
-            rule, message = "R-SYN-005", f"Invalid SPAWN command format at line {line}: {detail}"
+        if statement == "DEFINE":
+            problem = K.DEFINE_UNEXPECTED_TOKEN
+        elif statement in ("SPAWN", "NAME"):
+            problem = K.STATEMENT_UNEXPECTED_TOKEN
         else:
-            rule, message = "R-SYN-001", f"TDL document structure: {detail} at line {line}"
-        self._report(rule, message, tok.start, tok.end, None, token=tok.value, expected=sorted(expected))
+            problem = K.UNEXPECTED_TOKEN
+        self._report(problem, start, end, token=value, expected=tuple(sorted(expected)), end_of_input=token == self._eof)
 
-
-_READABLE = {
-    "SEMICOLON": "';'", "COMMA": "','", "EQUAL": "'='", "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'",
-    "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'", "DOT": "'.'", "ELLIPSIS": "'...'", "SIGN": "'-'",
-    "BINOP": "an operator", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
-    "HEADER_BLOCK": "HEADER", "NONE": "None", "TRUE": "True", "FALSE": "False",
-}
-
-
-def _readable(terminal: str) -> str:
-    return _READABLE.get(terminal, terminal)

@@ -1,0 +1,1 @@
+"""Collision geometry for the execution level: shapes, placed bodies, distance queries."""

@@ -1,0 +1,267 @@
+"""The robot's collision bodies: link capsules, the tool's shape, self-collision pairs, motion bounds.
+
+Each body is a shape from `plan_verifier.collision.shapes` placed in a link frame
+(0 base, 1-5 joint frames after rotation, 6 the flange). Besides its exact shape,
+every body has a bounding capsule (a segment and a radius in its link frame): the
+self-collision pairs and the motion bound are computed on those.
+
+Self-collision pairs (like MoveIt's allowed collision matrix, computed from the
+geometry instead of a setup assistant): every pair of bodies on different links,
+except neighbours in the chain (|link_a - link_b| <= 1: they touch at their joint)
+and pairs whose bounding capsules touch at the home configuration or in every one
+of `PAIR_SAMPLES` configurations drawn (fixed seed) within the joint limits (parts
+that are always in contact by construction, such as a flange tool and the last
+wrist housing). Everything else is kept, e.g. tool/wrist against base and shoulder,
+forearm against base.
+
+Motion bound: when the arm moves linearly in joint space from q0 to q1, a point of a
+body on link l moves at speed |sum_j dq_j a_j x (x - o_j)| <= sum_j |dq_j| dist(x, axis j),
+so its path is at most sum_{j<=l} |q1_j - q0_j| R_jb long, with R_jb a bound on the
+distance of the body from axis j that holds in every configuration: the part of the
+first link offset perpendicular to axis j, plus the lengths of the following link
+offsets, plus the farthest point of the bounding capsule.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.tool_shape import ToolShape
+from plan_verifier.kinematics.arm import Arm
+from plan_verifier.kinematics.rigid import cross
+
+
+PAIR_SAMPLES = 500
+_Z = np.array([0.0, 0.0, 1.0])
+
+
+@dataclass(frozen=True, eq=False)
+class Body:
+    """A shape on a link. `local` (4, 4) places the shape's centre in the link frame;
+    `segment` (2, 3) and `radius` are its bounding capsule in the same frame."""
+
+    name: str
+    link: int
+    shape: Shape
+    local: np.ndarray
+    segment: np.ndarray
+    radius: float
+
+
+def _placement(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Transform whose z axis runs from `start` to `end`, origin at their midpoint."""
+    t = np.eye(4)
+    t[:3, 3] = (start + end) / 2.0
+    axis = end - start
+    length = np.linalg.norm(axis)
+    if length < 1e-12:
+        return t
+    z = axis / length
+    helper = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    x = cross(helper, z)
+    x /= np.linalg.norm(x)
+    t[:3, :3] = np.column_stack([x, cross(z, x), z])
+    return t
+
+
+def capsule_body(name: str, link: int, start: np.ndarray, end: np.ndarray, radius: float) -> Body:
+    start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+    shape = Capsule(radius=float(radius), length=float(np.linalg.norm(end - start)))
+    return Body(name, link, shape, _placement(start, end), np.array([start, end]), float(radius))
+
+
+def _bounding_segment(shape: Shape) -> tuple[np.ndarray, float]:
+    """A capsule around a centred shape: segment (2, 3) in the shape's frame and radius."""
+    if isinstance(shape, Sphere):
+        return np.zeros((2, 3)), shape.radius
+    if isinstance(shape, (Capsule, Cylinder)):
+        half = shape.length / 2.0
+        return np.array([[0.0, 0.0, -half], [0.0, 0.0, half]]), shape.radius
+    half = np.array([shape.sx, shape.sy, shape.sz]) / 2.0
+    longest = int(np.argmax(half))
+    rest = [i for i in range(3) if i != longest]
+    tip = np.zeros(3)
+    tip[longest] = half[longest]
+    return np.array([-tip, tip]), float(math.hypot(half[rest[0]], half[rest[1]]))
+
+
+def tool_body(tool: ToolShape) -> Body:
+    """The tool's shape placed in the flange frame (`ToolShape.in_flange`)."""
+    local = tool.in_flange()
+    segment, radius = _bounding_segment(tool.shape)
+    placed = segment @ local[:3, :3].T + local[:3, 3]
+    return Body("tool", 6, tool.shape, local, placed, radius)
+
+
+def segment_distance(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: np.ndarray) -> np.ndarray:
+    """Distance between segments p1-q1 and p2-q2, broadcast over leading axes (..., 3) -> (...)."""
+    d1, d2, r = q1 - p1, q2 - p2, p1 - p2
+    a = np.einsum("...i,...i->...", d1, d1)
+    e = np.einsum("...i,...i->...", d2, d2)
+    f = np.einsum("...i,...i->...", d2, r)
+    c = np.einsum("...i,...i->...", d1, r)
+    b = np.einsum("...i,...i->...", d1, d2)
+    denom = a * e - b * b
+    safe_a = np.where(a > 1e-12, a, 1.0)
+    safe_e = np.where(e > 1e-12, e, 1.0)
+    s = np.where(denom > 1e-9 * np.maximum(a * e, 1e-12), np.clip((b * f - c * e) / np.where(denom > 0, denom, 1.0), 0.0, 1.0), 0.0)
+    s = np.where(a > 1e-12, s, 0.0)
+    t = np.where(e > 1e-12, (b * s + f) / safe_e, 0.0)
+    s = np.where(t < 0.0, np.where(a > 1e-12, np.clip(-c / safe_a, 0.0, 1.0), 0.0), s)
+    s = np.where(t > 1.0, np.where(a > 1e-12, np.clip((b - c) / safe_a, 0.0, 1.0), 0.0), s)
+    t = np.clip(t, 0.0, 1.0)
+    gap = (p1 + d1 * s[..., None]) - (p2 + d2 * t[..., None])
+    return np.linalg.norm(gap, axis=-1)
+
+
+class BodySet:
+    """The bodies of one arm with one tool, their self-collision pairs and motion radii."""
+
+    def __init__(self, arm: Arm, bodies: tuple[Body, ...]):
+        self.arm = arm
+        self.bodies = bodies
+        self._links = np.array([b.link for b in bodies])
+        self._local = np.array([b.local for b in bodies])
+        self._segments = np.array([b.segment for b in bodies])
+        self.radii = np.array([b.radius for b in bodies])
+        self.motion_radii = self._motion_radii()
+        self.pairs = self._pairs()
+        self._pair_radii = self._relative_radii()
+
+    # -------------------------------------------------------------- placement
+
+    def poses(self, q: np.ndarray) -> np.ndarray:
+        """World transforms of every body's shape: q (6,) or (N, 6) -> (..., B, 4, 4)."""
+        frames = self.arm.frames(q)
+        return frames[..., self._links, :, :] @ self._local
+
+    def segments(self, q: np.ndarray) -> np.ndarray:
+        """World endpoints of the bounding capsules: (..., B, 2, 3); radii in `radii`."""
+        frames = self.arm.frames(q)[..., self._links, :, :]
+        return np.einsum("...bij,bkj->...bki", frames[..., :3, :3], self._segments) + frames[..., None, :3, 3]
+
+    def self_distances(self, q: np.ndarray) -> np.ndarray:
+        """Surface distance of every self-collision pair (negative = penetration): (..., P)."""
+        seg = self.segments(q)
+        a, b = np.array([p[0] for p in self.pairs], dtype=int), np.array([p[1] for p in self.pairs], dtype=int)
+        gap = segment_distance(seg[..., a, 0, :], seg[..., a, 1, :], seg[..., b, 0, :], seg[..., b, 1, :])
+        return gap - self.radii[a] - self.radii[b]
+
+    def motion_bound(self, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+        """Upper bound (mm) on how far any point of each body travels from q0 to q1 (linear in joint space): (..., B)."""
+        return np.abs(np.asarray(q1, dtype=float) - np.asarray(q0, dtype=float)) @ self.motion_radii
+
+    def pair_bound(self, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+        """Upper bound (mm) on how much the distance of each self-collision pair can change from q0 to q1: (..., P).
+
+        Two bodies move relative to each other only through the joints between their links
+        (the joints before both carry both rigidly, which no distance between them sees), so
+        the outer body's points move at most sum over those joints of |dq_j| R[j, outer] in
+        the inner body's frame.
+        """
+        return np.abs(np.asarray(q1, dtype=float) - np.asarray(q0, dtype=float)) @ self._pair_radii
+
+    # -------------------------------------------------------------- derived data
+
+    def _motion_radii(self) -> np.ndarray:
+        """R[j, b]: a configuration-independent bound on the distance of body b from axis j."""
+        chain = self.arm.chain
+        offsets = [np.linalg.norm(chain.origins[k][:3, 3]) for k in range(6)]  # joint k+1 from link k
+        radii = np.zeros((6, len(self.bodies)))
+        for b, body in enumerate(self.bodies):
+            link = body.link
+            ends = body.segment
+            if link == 6:
+                ends = ends @ chain.flange[:3, :3].T + chain.flange[:3, 3]  # flange frame -> link 6 frame
+            reach_in_link = max(np.linalg.norm(ends, axis=1)) + body.radius
+            for j in range(1, link + 1):  # joint j moves links j..6
+                axis = chain.axes[j - 1]
+                if j == link:
+                    radial = ends - np.outer(ends @ axis, axis)
+                    radii[j - 1, b] = max(np.linalg.norm(radial, axis=1)) + body.radius
+                    continue
+                first = chain.origins[j][:3, 3]  # joint j+1 origin in link j's frame
+                radii[j - 1, b] = (np.linalg.norm(first - axis * (first @ axis)) + sum(offsets[j + 1:link])
+                                   + reach_in_link)
+        return radii
+
+    def _relative_radii(self) -> np.ndarray:
+        """R[j, p]: the outer body's radius about joint j for the joints between pair p's links, else 0."""
+        radii = np.zeros((6, len(self.pairs)))
+        for p, (a, b) in enumerate(self.pairs):
+            inner, outer = sorted((a, b), key=lambda i: self.bodies[i].link)
+            for j in range(self.bodies[inner].link + 1, self.bodies[outer].link + 1):  # joint j moves links j..6
+                radii[j - 1, p] = self.motion_radii[j - 1, outer]
+        return radii
+
+    def _pairs(self) -> tuple[tuple[int, int], ...]:
+        candidates = [(a, b) for a in range(len(self.bodies)) for b in range(a + 1, len(self.bodies))
+                      if abs(self.bodies[a].link - self.bodies[b].link) > 1]
+        if not candidates:
+            return ()
+        arm = self.arm
+        rng = np.random.default_rng(0)
+        lo, hi = np.maximum(arm.lower, -np.pi), np.minimum(arm.upper, np.pi)
+        samples = np.vstack([arm.home, lo + rng.random((PAIR_SAMPLES, 6)) * (hi - lo)])
+        seg = self.segments(samples)
+        a = np.array([p[0] for p in candidates])
+        b = np.array([p[1] for p in candidates])
+        gap = segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0], seg[:, b, 1]) - self.radii[a] - self.radii[b]
+        keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
+        return tuple(p for p, k in zip(candidates, keep) if k)
+
+
+def link_bodies(arm: Arm) -> tuple[Body, ...]:
+    """The link capsules of the spec's collision model (explicit, or along the chain by default)."""
+    model = arm.spec.collision_model
+    if model.links is not None:
+        counts: dict[int, int] = {}
+        out = []
+        for c in model.links:
+            counts[c.link] = counts.get(c.link, 0) + 1
+            name = "base" if c.link == 0 else f"link{c.link}"
+            if sum(1 for other in model.links if other.link == c.link) > 1:
+                name += f".{counts[c.link]}"
+            out.append(capsule_body(name, c.link, np.array(c.from_mm), np.array(c.to_mm), c.radius_mm))
+        return tuple(out)
+    radii = model.link_radii_mm or tuple(f * arm.spec.reach_mm for f in DEFAULT_RADIUS_FRACTIONS)
+    return tuple(_default_capsule(arm, link, radius) for link, radius in enumerate(radii, start=1))
+
+
+#: Default link radii as fractions of the reach (a UR10e's 1300 mm gives 78, 65, 58, 45, 45, 39 mm).
+DEFAULT_RADIUS_FRACTIONS = (0.06, 0.05, 0.045, 0.035, 0.035, 0.03)
+
+
+def _default_capsule(arm: Arm, link: int, radius: float) -> Body:
+    """Link `link` from its joint's origin to the next joint's origin (link 6: to the flange).
+
+    A capsule that starts at the base origin is raised by its radius, so the default
+    model never reaches below the mounting plane.
+    """
+    chain = arm.chain
+    if link < 6:
+        end = chain.origins[link][:3, 3]
+        start = np.zeros(3)
+        frame_link = link
+    else:
+        start = -chain.flange[:3, :3].T @ chain.flange[:3, 3]  # link 6 origin, in the flange frame
+        end = np.zeros(3)
+        frame_link = 6
+    at_base = np.allclose(arm.frames(np.zeros(6))[link][:3, 3], 0.0) and link < 6
+    if at_base:
+        start = start + _Z * radius if end @ _Z >= 0 else start - _Z * radius
+    return capsule_body(f"link{link}", frame_link, start, end, radius)
+
+
+@functools.lru_cache(maxsize=64)
+def body_set(arm: Arm, tool: ToolShape | None) -> BodySet:
+    """Bodies of `arm` with `tool` on the flange (None: the bare flange); cached per arm and tool.
+
+    A robot spec's tool number gives its shape as `spec.tools[n].tool_shape`, a cell's tool as
+    `cell.tools[name].shape`: both describe a tool the same way."""
+    return BodySet(arm, link_bodies(arm) + ((tool_body(tool),) if tool is not None else ()))

@@ -1,0 +1,204 @@
+"""What the execution level's simulation found: neutral, typed facts the R-KIN and R-COL rules judge.
+
+No rule ids, no messages, no severities: the simulation records where the
+robot went and what it came close to; each rule decides what is wrong and
+says so. Angles are degrees and lengths mm here (radians stay inside the
+simulation); `s` is the fraction of a motion (0 at its start, 1 at its end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from plan_verifier.findings import Span
+
+XYZ = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class MotionRef:
+    """Which motion a fact is about: its step (1-based, execution order), source span and target."""
+
+    step: int
+    span: Span | None
+    command: str
+    path: str  # joint | linear | circular
+    target: str  # the target's label (a name, or the literal)
+    tool: str  # the tool's label ("tool 0", "tool 'Welder'", "the flange")
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Where the simulation starts: joint angles and where they come from
+    (`joint_states`, `request`, `position '<name>'`, `home_joints_deg`)."""
+
+    joints_deg: tuple[float, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetCheck:
+    """Inverse kinematics of one Cartesian target (`reading` > 0: an alternative reading of an ambiguous pose)."""
+
+    motion: MotionRef
+    reading: int
+    pose: tuple[float, ...]
+    span: Span | None
+    solutions: int  # IK solutions (all branches)
+    within_limits: int  # ... of which some 2 pi variant lies within every joint's limits
+    miss_mm: float = 0.0  # no solution: how far the closest configuration misses the position
+    miss_deg: float = 0.0  # ... and the orientation
+
+
+@dataclass(frozen=True, slots=True)
+class PathBreak:
+    """A Cartesian path that cannot continue on the IK branch it started on, at fraction `s`.
+
+    `flip`: another branch reaches that point (the controller would have to change
+    configuration mid-motion); otherwise no branch does (the path leaves the workspace).
+    `near` names the singularities the last reachable configuration is close to.
+    """
+
+    motion: MotionRef
+    s: float
+    tcp: XYZ
+    flip: bool
+    near: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Singular:
+    """A Cartesian path that needs a joint beyond its speed limit close to a singularity (`kinds`: shoulder,
+    elbow, wrist, generic) — or passes through one (the followed branch jumps there)."""
+
+    motion: MotionRef
+    s: float
+    tcp: XYZ
+    kinds: tuple[str, ...]
+    sigma_min: float
+    joint: int  # 1-based: the joint whose rate blows up
+    name: str
+    needed_deg_s: float
+    limit_deg_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class JointSpeed:
+    """The fastest joint a Cartesian path needs at its commanded speed, against that joint's limit."""
+
+    motion: MotionRef
+    joint: int  # 1-based
+    name: str
+    needed_deg_s: float
+    limit_deg_s: float
+    s: float
+    tcp: XYZ
+    velocity_mm_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProblem:
+    """The motion names a tool the robot spec does not define (or an unreadable tool argument); the flange is used."""
+
+    motion: MotionRef
+    given: str
+    defined: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Approach:
+    """The closest a body came to something during one motion, when closer than the clearance.
+
+    `kind`: floor | object | self. `distance_mm` is signed (negative: penetration depth).
+    `other` is `floor`, the obstacle's name, or the other robot body.
+    """
+
+    motion: MotionRef
+    body: str
+    other: str
+    kind: str
+    distance_mm: float
+    s: float
+    tcp: XYZ
+    point: XYZ | None  # the witness point on the body, when the distance is exact
+    clearance_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class NotSimulated:
+    """A motion the simulation could not follow (its target is only known at run time)."""
+
+    step: int
+    span: Span | None
+    command: str
+    reason: str
+
+
+@dataclass(frozen=True, eq=False)
+class SimulatedMotion:
+    """One motion as the robot would run it: the joint path the checks covered, timed.
+
+    `q_deg` (N, 6) at fractions `s` (N,) and times `t_s` (N,); `proven` is False when the
+    sweep could not decide every segment (see `motion.sweep`).
+    """
+
+    motion: MotionRef
+    s: np.ndarray
+    q_deg: np.ndarray
+    t_s: np.ndarray
+    tcp_mm: np.ndarray  # (N, 3)
+    complete: bool  # False when the path broke off (PathBreak) before its target
+    proven: bool
+
+    @property
+    def duration_s(self) -> float:
+        return float(self.t_s[-1]) if len(self.t_s) else 0.0
+
+    @property
+    def end_deg(self) -> tuple[float, ...]:
+        return tuple(float(v) for v in self.q_deg[-1])
+
+
+@dataclass(frozen=True, eq=False)
+class Execution:
+    """The whole simulated run. `unavailable` says why nothing could be simulated (no kinematics)."""
+
+    unavailable: str | None = None
+    start: Start | None = None
+    motions: tuple[SimulatedMotion, ...] = ()
+    targets: tuple[TargetCheck, ...] = ()
+    breaks: tuple[PathBreak, ...] = ()
+    singular: tuple[Singular, ...] = ()
+    speeds: tuple[JointSpeed, ...] = ()
+    tools: tuple[ToolProblem, ...] = ()
+    approaches: tuple[Approach, ...] = ()
+    not_simulated: tuple[NotSimulated, ...] = ()
+    floor_z_mm: float = 0.0
+    clearance_mm: float = 0.0
+    #: The closest any body came to the floor or an obstacle over the whole run (mm, at least this), and what.
+    closest_mm: float | None = None
+    closest: tuple[int, str, str] | None = None  # (step, body, floor or obstacle)
+
+    def motion_at(self, step: int) -> tuple[SimulatedMotion, ...]:
+        return tuple(m for m in self.motions if m.motion.step == step)
+
+    def summary(self) -> dict:
+        """The report's `execution` field."""
+        if self.unavailable is not None:
+            return {"ran": False, "reason": self.unavailable}
+        out = {
+            "ran": True,
+            "start": {"joints_deg": [round(v, 3) for v in self.start.joints_deg], "source": self.start.source} if self.start else None,
+            "motions": len(self.motions) + len(self.not_simulated),
+            "simulated": len(self.motions),
+            "not_simulated": [n.step for n in self.not_simulated],
+            "cycle_time_s": round(sum(m.duration_s for m in self.motions), 3),
+            "floor_z_mm": self.floor_z_mm,
+            "clearance_mm": self.clearance_mm,
+            "closest_mm": round(self.closest_mm, 1) if self.closest_mm is not None else None,
+            "closest": {"step": self.closest[0], "body": self.closest[1], "to": self.closest[2]} if self.closest else None,
+            "proven": all(m.proven for m in self.motions),
+        }
+        return out

@@ -1,0 +1,203 @@
+"""The plan as the robot would move: the motions the execution level simulates.
+
+The IR says which commands move the robot and to what. This module turns that
+into neutral motion requests in execution order — the path kind a controller
+runs (joint interpolation, straight TCP line, arc), the target as joint angles
+or as a TCP pose, the tool on the flange, the commanded speed and blend radius
+— plus the steps whose motion cannot be known before run time. TDL programs
+and JSON plans lower into the same requests, so the simulation and the
+R-KIN/R-COL rules are written once.
+
+JSON plans: a `move` is a joint move to the cell position (its `joints` when the
+cell gives them, else its pose, read as the TCP pose of the tool held at that
+moment); the tool held is the graph simulation's (`tool_attach`/`tool_release`
+change it). A `tool_mount` position is the docking pose of the tool on its
+stand: its pose is that tool's TCP, whether the robot arrives empty to attach
+it or holding it to put it back, so the flange docks at the same place both
+ways. Cell poses use fixed-axis roll-pitch-yaw like the cell's collision
+objects (a cell is drawn once for any arm); program poses use the robot's
+orientation convention. TDL: `MoveJoint`/`AMoveJoint` interpolate in joint space, `MoveLinear`
+moves the TCP on a line, `MoveCircular` on an arc through its via pose, and
+`MoveBlend` is a chain of linear moves through its poses; the `tool` argument
+selects the robot spec's tool.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from plan_verifier import catalogue
+from plan_verifier.findings import Span
+from plan_verifier.graph.model import NO_TOOL, Cell
+from plan_verifier.graph.simulate import Simulation
+from plan_verifier.ir import JOINT, Plan, Pose, Step
+
+JOINT_PATH = "joint"
+LINEAR_PATH = "linear"
+CIRCULAR_PATH = "circular"
+
+
+@dataclass(frozen=True, slots=True)
+class Waypoint:
+    """Where a motion goes: joint angles (deg) or a TCP pose (mm, deg), as the plan wrote it."""
+
+    label: str
+    joints_deg: tuple[float, ...] | None = None
+    pose: tuple[float, ...] | None = None
+    span: Span | None = None
+    #: Other readings of an ambiguous pose expression (`p * Trans(...)`): checked at the target only.
+    alternatives: tuple[tuple[float, ...], ...] = ()
+    #: How the orientation triple is read: None = the robot's convention, "rpy" for a cell pose.
+    convention: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRef:
+    """The tool on the flange: a robot-spec tool number (TDL), a cell tool by name (JSON), or none."""
+
+    number: int | None = None
+    name: str | None = None
+    #: The plan's tool argument could not be read as a tool number (an expression, a variable).
+    unreadable: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.number is not None:
+            return f"tool {self.number}"
+        if self.name is not None:
+            return f"tool '{self.name}'"
+        return "the flange"
+
+
+@dataclass(frozen=True, slots=True)
+class Motion:
+    step: int
+    span: Span | None
+    command: str
+    path: str  # joint | linear | circular
+    #: joint/linear: the target; circular: the via pose, then the target.
+    waypoints: tuple[Waypoint, ...]
+    tool: ToolRef
+    velocity: float | None = None
+    acceleration: float | None = None
+    blend_mm: float = 0.0
+    #: The tool whose TCP the target pose is given for, when not the tool on the flange (a tool stand's
+    #: docking pose is its tool's TCP).
+    pose_tool: ToolRef | None = None
+
+    @property
+    def target(self) -> Waypoint:
+        return self.waypoints[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A motion the simulation cannot follow: its target is not known before run time."""
+
+    step: int
+    span: Span | None
+    command: str
+    reason: str
+
+
+Item = Motion | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class MotionProgram:
+    items: tuple[Item, ...]
+
+    @property
+    def motions(self) -> tuple[Motion, ...]:
+        return tuple(i for i in self.items if isinstance(i, Motion))
+
+
+def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> MotionProgram:
+    """The plan's motions in execution order (TDL commands, or JSON steps with the graph simulation's
+    `trace` saying which tool is held)."""
+    if plan.format == "json":
+        return MotionProgram(tuple(_json_items(plan, cell, trace)))
+    items: list[Item] = []
+    tool = ToolRef(number=0)  # a motion without a tool argument (MoveBlend) keeps the last one, at first tool 0
+    for step in plan.steps:
+        for item in _tdl_items(step, tool):
+            items.append(item)
+            if isinstance(item, Motion):
+                tool = item.tool
+    return MotionProgram(tuple(items))
+
+
+# --------------------------------------------------------------------------- TDL
+
+
+def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
+    spec = catalogue.lookup(step.command)
+    if spec is None or spec.kind != "motion" or spec.motion is None:
+        return
+    velocity, acceleration = step.number("velocity"), step.number("acceleration")
+    blend = step.number("blending_radius") or 0.0
+    tool = _tool_number(step) if spec.param("tool") is not None else last_tool
+    if spec.motion == "blend":
+        values = step.params.get("pose_list")
+        poses = [p for name, p in step.poses if name == "pose_list"]
+        if not isinstance(values, list) or len(poses) != len(values) or not poses:
+            yield Unknown(step.index, step.span, step.command, "its pose list cannot be evaluated before run time")
+            return
+        for pose in poses:
+            yield Motion(step.index, pose.span or step.span, step.command, LINEAR_PATH, (_waypoint(pose),), tool,
+                         velocity, acceleration, max(blend, 0.0))
+        return
+    names = ("via_pose", "target_pose") if spec.motion == "circular" else ("target_pose",)
+    found = dict(step.poses)
+    if any(name not in found for name in names):
+        missing = next(name for name in names if name not in found)
+        yield Unknown(step.index, step.span, step.command, f"its {missing} cannot be evaluated before run time")
+        return
+    path = {"joint": JOINT_PATH, "linear": LINEAR_PATH, "circular": CIRCULAR_PATH}[spec.motion]
+    yield Motion(step.index, step.span, step.command, path, tuple(_waypoint(found[n]) for n in names), tool,
+                 velocity, acceleration, max(blend, 0.0))
+
+
+def _tool_number(step: Step) -> ToolRef:
+    if "tool" not in step.params:
+        return ToolRef(number=0)
+    value = step.params["tool"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+        return ToolRef(unreadable=str(getattr(value, "text", value)))
+    return ToolRef(number=int(value))
+
+
+def _waypoint(pose: Pose) -> Waypoint:
+    values = tuple(float(v) for v in pose.values)
+    if pose.kind == JOINT:
+        return Waypoint(pose.label, joints_deg=values, span=pose.span)
+    return Waypoint(pose.label, pose=values, span=pose.span, alternatives=pose.alternatives,
+                    convention="rpy" if pose.origin == "graph" else None)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _json_items(plan: Plan, cell: Cell | None, trace: Simulation | None) -> Iterator[Item]:
+    held = {t.step: t.before.tool for t in trace.steps} if trace is not None else {}
+    for step in plan.steps:
+        if step.action != "move":
+            continue
+        name = step.target_name or ""
+        position = cell.positions.get(name) if cell is not None else None
+        tool = held.get(step.index, NO_TOOL)
+        ref = ToolRef(name=tool if tool != NO_TOOL else None)
+        velocity, acceleration = step.number("velocity"), step.number("acceleration")
+        if position is None:
+            continue  # not a position of the cell (or no cell at all): the graph rules say so
+        if position.joints is not None:
+            waypoint = Waypoint(name, joints_deg=tuple(float(j) for j in position.joints), span=step.span)
+        elif position.pose is not None and len(position.pose) == 6:
+            waypoint = Waypoint(name, pose=tuple(float(v) for v in position.pose), span=step.span, convention="rpy")
+        else:
+            yield Unknown(step.index, step.span, "move", f"position '{name}' has no coordinates in the cell (no pose with orientation, no joints)")
+            continue
+        docked = cell.tool_at(name) if cell is not None and position.role == "tool_mount" else None
+        pose_tool = ToolRef(name=docked) if docked is not None and docked != ref.name else None
+        yield Motion(step.index, step.span, "move", JOINT_PATH, (waypoint,), ref, velocity, acceleration, pose_tool=pose_tool)

@@ -1,0 +1,462 @@
+"""The execution level (seed 004's L3): the plan run in a kinematic simulation of the cell.
+
+From the start configuration (the robot's real joints when known, else the
+start position's, else the spec's `home_joints_deg`) every motion of the plan
+(`motion.program`) is run as a controller runs it (`motion.paths`): a
+Cartesian target is reached by the IK solution nearest to where the arm is, a
+joint move interpolates in joint space, a linear or circular move follows its
+line or arc on the IK branch it starts on. Every instant of every motion is
+then checked against the floor, the cell's obstacles and the robot's own
+links (`motion.sweep`, conservative advancement: nothing is missed between
+samples). The result is a list of neutral facts (`motion.facts`); the R-KIN
+and R-COL rules judge them.
+
+No cascades (as contract §5 asks of the graph simulation): after a motion
+that fails — a target without an IK solution, a path that breaks off — the
+simulation goes on from the configuration the plan intended, so one mistake
+gives one finding. After a motion whose target is only known at run time,
+the next motion's target is checked where it is, but not the way there.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from plan_verifier.collision.frames import pose_matrix as cell_pose_matrix
+from plan_verifier.collision.scene import Scene
+from plan_verifier.collision.tool_shape import ToolShape
+from plan_verifier.graph.model import Cell
+from plan_verifier.graph.simulate import Simulation
+from plan_verifier.ir import Plan
+from plan_verifier.kinematics.arm import Arm, NoKinematicsError, arm_for
+from plan_verifier.kinematics.bodies import BodySet, body_set
+from plan_verifier.motion import timing
+from plan_verifier.motion.facts import (
+    Approach,
+    Execution,
+    JointSpeed,
+    MotionRef,
+    NotSimulated,
+    PathBreak,
+    SimulatedMotion,
+    Singular,
+    Start,
+    TargetCheck,
+    ToolProblem,
+)
+from plan_verifier.kinematics.rigid import invert
+from plan_verifier.motion.paths import CartesianPath, Samples, joint_at, joint_samples, solve_paths
+from plan_verifier.motion.program import CIRCULAR_PATH, JOINT_PATH, Motion, ToolRef, Unknown, Waypoint, motion_program
+from plan_verifier.motion.sweep import SweptPath, sweep
+from plan_verifier.robots.spec import RobotSpec
+
+#: A joint speed above this share of the joint's limit is reported (the rule decides how severely).
+SPEED_SHARE = 0.8
+#: A contact a motion starts in is the previous motion's, unless it gets deeper than this (mm).
+CARRIED_OVER_MM = 1.0
+
+
+@dataclass(frozen=True)
+class _Mount:
+    """What is on the flange for one motion: the TCP (flange -> TCP) and the tool's shape."""
+
+    tcp: np.ndarray
+    shape: ToolShape | None
+    label: str
+
+
+@dataclass
+class _Planned:
+    """A motion whose joint path is known, waiting for the sweep."""
+
+    ref: MotionRef
+    motion: Motion
+    mount: _Mount
+    s: np.ndarray
+    q: np.ndarray
+    at: Any
+    complete: bool
+    report_first: bool  # its first sample is not the previous motion's last (report contacts there too)
+    cartesian: CartesianPath | None
+
+
+def simulate_execution(plan: Plan, robot: RobotSpec, cell: Cell | None, start: Any, trace: Simulation | None) -> Execution:
+    """Run the plan. `start` has `.position`, `.tool`, `.joints` (deg or None) and `.joints_source`."""
+    try:
+        arm = arm_for(robot)
+    except NoKinematicsError as exc:
+        return Execution(unavailable=str(exc))
+    floor = robot.limits.z.min_mm
+    scene = Scene.from_cell(cell, default_floor_z_mm=floor) if cell is not None else Scene(floor_z_mm=floor)
+    return _Run(arm, cell, scene).run(motion_program(plan, cell, trace), start)
+
+
+class _Run:
+    def __init__(self, arm: Arm, cell: Cell | None, scene: Scene) -> None:
+        self.arm = arm
+        self.cell = cell
+        self.scene = scene
+        self.targets: list[TargetCheck] = []
+        self.breaks: list[PathBreak] = []
+        self.singular: list[Singular] = []
+        self.speeds: list[JointSpeed] = []
+        self.tools: list[ToolProblem] = []
+        self.not_simulated: list[NotSimulated] = []
+        self.planned: list[_Planned] = []
+        self.closest: tuple[float | None, tuple[int, str, str] | None] = (None, None)
+        #: Per motion (index in the program): its Cartesian target's feasible solutions (K, 6), None when unreachable.
+        self.solved: dict[int, np.ndarray | None] = {}
+        self._flange = _Mount(np.eye(4), None, "the flange")
+        self._mounts: dict[tuple, _Mount] = {}  # one mount (and one TCP object) per tool: runs group by identity
+
+    def run(self, program, start: Any) -> Execution:
+        q, start_fact = self.start(start)
+        items = program.items
+        mounts = {i: (self.mount(m.tool, m), self.mount(m.pose_tool, None) if m.pose_tool is not None else None)
+                  for i, m in enumerate(items) if isinstance(m, Motion)}
+        self.solve_targets(items, mounts)
+        known = True  # the configuration is the one the previous motion ended in
+        i = 0
+        while i < len(items):
+            item = items[i]
+            if isinstance(item, Unknown):
+                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason))
+                known = False
+                i += 1
+                continue
+            mount, pose_mount = mounts[i]
+            if known and item.path != JOINT_PATH:
+                q, known, i = self.cartesian(items, mounts, self._cartesian_run(items, mounts, i), q)
+                continue
+            q1 = self.joint_target(i, item, q)
+            if q1 is not None:
+                self.joint(item, mount, q, q1, known)
+                q, known = q1, True
+            i += 1
+        motions, approaches = self.sweep()
+        return Execution(None, start_fact, motions, tuple(self.targets), tuple(self.breaks), tuple(self.singular),
+                         tuple(self.speeds), tuple(self.tools), approaches, tuple(self.not_simulated),
+                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest)
+
+    # ------------------------------------------------------------------ start
+
+    def start(self, start: Any) -> tuple[np.ndarray, Start]:
+        joints = getattr(start, "joints", None)
+        if joints is not None:
+            values = tuple(float(j) for j in joints)
+            return np.radians(values), Start(values, getattr(start, "joints_source", None) or "request")
+        position = self.cell.positions.get(start.position) if self.cell is not None and start.position else None
+        if position is not None and position.joints is not None:
+            values = tuple(float(j) for j in position.joints)
+            return np.radians(values), Start(values, f"position '{position.name}'")
+        if position is not None and position.pose is not None and len(position.pose) == 6:
+            tool = ToolRef(name=start.tool if start.tool and start.tool != "none" else None)
+            docked = self.cell.tool_at(position.name) if position.role == "tool_mount" else None
+            mount = self.mount(ToolRef(name=docked) if docked else tool, None)
+            result = self.arm.ik(cell_pose_matrix(position.pose), mount.tcp, q_near=self.arm.home)
+            q = self.arm.nearest(result.feasible, self.arm.home)
+            if q is not None:
+                return q, Start(_deg(q), f"position '{position.name}'")
+        home = self.arm.home
+        return home.copy(), Start(_deg(home), "home_joints_deg")
+
+    # ------------------------------------------------------------------ targets
+
+    def solve_targets(self, items, mounts) -> None:
+        """Inverse kinematics of every Cartesian target of the plan at once (all readings), recorded as facts."""
+        jobs: list[tuple[int, int, tuple[float, ...], np.ndarray]] = []  # (item, reading, pose, flange target)
+        for i, item in enumerate(items):
+            if not isinstance(item, Motion) or item.target.pose is None:
+                continue
+            mount, pose_mount = mounts[i]
+            tcp = (pose_mount or mount).tcp
+            for reading, values in enumerate((item.target.pose, *item.target.alternatives)):
+                jobs.append((i, reading, tuple(values), self._matrix(values, item.target) @ invert(tcp)))
+        if not jobs:
+            return
+        solutions, ok = self.arm.ik_batch(np.array([j[3] for j in jobs]), np.eye(4))
+        for (i, reading, values, flange), found, valid in zip(jobs, solutions, ok):
+            item = items[i]
+            mount, _ = mounts[i]
+            found = found[valid]
+            miss_mm = miss_deg = 0.0
+            if not len(found):
+                result = self.arm.ik(flange, np.eye(4), q_near=self.arm.home)
+                found, miss_mm, miss_deg = np.array([r.q for r in result.solutions]).reshape(-1, 6), result.position_miss_mm, result.orientation_miss_deg
+            feasible = found[self.arm.within_limits(found)] if len(found) else found
+            ref = MotionRef(item.step, item.span, item.command, item.path, item.target.label, mount.label)
+            self.targets.append(TargetCheck(ref, reading, values, item.target.span, len(found), len(feasible), miss_mm, miss_deg))
+            if reading == 0:
+                self.solved[i] = feasible if len(feasible) else None
+
+    def joint_target(self, i: int, motion: Motion, q: np.ndarray) -> np.ndarray | None:
+        """The joint target: given (PosJ, cell joints), or the IK solution nearest to `q` (None: unreachable)."""
+        if motion.target.joints_deg is not None:
+            return np.radians(motion.target.joints_deg)
+        feasible = self.solved.get(i)
+        return self.arm.nearest(feasible, q) if feasible is not None else None
+
+    # ------------------------------------------------------------------ motions
+
+    def joint(self, motion: Motion, mount: _Mount, q: np.ndarray, q1: np.ndarray, known: bool) -> None:
+        ref = self.ref(motion, mount)
+        if not known:  # the way there is unknown: the target configuration alone
+            self.plan(ref, motion, mount, q1[None], np.array([1.0]), _static, True, True, None)
+            return
+        samples = joint_samples(q, q1)
+        self.plan(ref, motion, mount, samples.q, samples.s, _JointAt(q, q1), True, not self.planned, None)
+
+    def _cartesian_run(self, items, mounts, i: int) -> list[int]:
+        """Consecutive linear/circular motions with the same tool from item `i`: their IK is solved in one call."""
+        run = [i]
+        tcp = mounts[i][0].tcp
+        while (run[-1] + 1 < len(items) and isinstance(items[run[-1] + 1], Motion) and items[run[-1] + 1].path != JOINT_PATH
+               and mounts[run[-1] + 1][0].tcp is tcp):
+            run.append(run[-1] + 1)
+        return run
+
+    def cartesian(self, items, mounts, run: list[int], q: np.ndarray) -> tuple[np.ndarray, bool, int]:
+        """A run of linear/circular moves from configuration `q`: (where the arm is after it, whether that is
+        known, the next item). A target without a solution ends the run there: the arm's configuration is
+        then unknown, and the next motion is checked at its target only."""
+        mount = mounts[run[0]][0]
+        paths: list[CartesianPath] = []
+        start = self.arm.tcp_pose(q, mount.tcp)
+        for i in run:
+            motion = items[i]
+            if motion.target.pose is not None:
+                end = self._matrix(motion.target.pose, motion.target)
+            else:
+                end = self.arm.tcp_pose(np.radians(motion.target.joints_deg), mount.tcp)
+            via = self._pose(motion.waypoints[0], mount) if motion.path == CIRCULAR_PATH else None
+            paths.append(CartesianPath(self.arm, mount.tcp, start, end, via))
+            start = end
+        tracked = []  # (item, path, poses, samples, break, intended target configuration)
+        for i, path, (s, poses, solutions, ok) in zip(run, paths, solve_paths(self.arm, mount.tcp, paths)):
+            q1 = self.joint_target(i, items[i], q)
+            if items[i].target.pose is not None and q1 is None:
+                self.record(items, mount, tracked)
+                return q, False, i + 1  # unreachable target (a TargetCheck says so)
+            samples, broke = path.track(q, s, poses, solutions, ok, verify=False)
+            tracked.append((i, path, poses, samples, broke, q1))
+            q = samples.q[-1] if broke is None else (q1 if q1 is not None else q)
+        if self.arm.method != "numerical":  # the closed forms' guard, for the followed branches at once
+            good = self.arm.reaches(np.concatenate([t[3].q for t in tracked]), np.concatenate([t[2][:len(t[3].s)] for t in tracked]),
+                                    mount.tcp)
+            first = 0
+            for k, (i, path, poses, samples, broke, q1) in enumerate(tracked):
+                bad = np.flatnonzero(~good[first:first + len(samples.s)])
+                first += len(samples.s)
+                if len(bad):  # rare: cut the motion at the failing sample, and go on from its target
+                    cut = int(bad[0])
+                    if broke is not None and cut == len(samples.s) - 1:  # the break's own boundary sample, at the singularity
+                        broke = path.broken_at(broke.s, broke.flip, samples.q[cut])
+                    else:
+                        broke = path.broken_at(float(samples.s[cut]), False, samples.q[max(cut - 1, 0)])
+                    tracked[k] = (i, path, poses, Samples(samples.s[:max(cut, 1)], samples.q[:max(cut, 1)]), broke, q1)
+                    self.record(items, mount, tracked[:k + 1])
+                    after = q1 if q1 is not None else samples.q[0]
+                    return self.cartesian(items, mounts, run[k + 1:], after) if k + 1 < len(run) else (after, True, run[-1] + 1)
+        self.record(items, mount, tracked)
+        return q, True, run[-1] + 1
+
+    def record(self, items, mount: _Mount, tracked: list) -> None:
+        """Facts and sweep plans of tracked Cartesian motions (breaks, singularities, joint speeds)."""
+        if not tracked:
+            return
+        together = np.concatenate([t[3].q for t in tracked])
+        near = self.arm.singularity(together, mount.tcp, jacobian=False).near()
+        first = 0
+        for i, path, poses, samples, broke, q1 in tracked:
+            motion = items[i]
+            ref = self.ref(motion, mount)
+            close = near[first:first + len(samples.s)]
+            first += len(samples.s)
+            if broke is not None:
+                kinds = self.arm.singularity(broke.last if broke.last is not None else samples.q[-1], mount.tcp).kinds()
+                self.breaks.append(PathBreak(ref, broke.s, broke.tcp_mm, broke.flip, kinds))
+            self.speed_and_singularity(ref, motion, mount, path, samples.s, samples.q, close)
+            self.plan(ref, motion, mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
+
+    def ref(self, motion: Motion, mount: _Mount) -> MotionRef:
+        return MotionRef(motion.step, motion.span, motion.command, motion.path, motion.target.label, mount.label)
+
+    def mount(self, ref: ToolRef | None, motion: Motion | None) -> _Mount:
+        """The tool on the flange; an undefined tool number is a finding (`motion` given) and the flange is used."""
+        if ref is None:
+            return self._flange
+        if ref.name is not None:
+            tool = self.cell.tools.get(ref.name) if self.cell is not None else None
+            if tool is None:
+                return self._flange
+            key = ("cell", ref.name)
+            if key not in self._mounts:
+                self._mounts[key] = _Mount(cell_pose_matrix(tool.tcp) if tool.tcp is not None else np.eye(4), tool.shape, ref.label)
+            return self._mounts[key]
+        tools = self.arm.spec.tools
+        if ref.number is not None and ref.number in tools:
+            key = ("spec", ref.number)
+            if key not in self._mounts:
+                self._mounts[key] = _Mount(self.arm.tcp(ref.number), tools[ref.number].tool_shape, ref.label)
+            return self._mounts[key]
+        if motion is not None and (ref.number is not None or ref.unreadable is not None):
+            given = str(ref.number) if ref.number is not None else str(ref.unreadable)
+            self.tools.append(ToolProblem(self.ref(motion, self._flange), given, tuple(sorted(tools))))
+        return self._flange
+
+    def _matrix(self, values, waypoint: Waypoint) -> np.ndarray:
+        return cell_pose_matrix(values) if waypoint.convention == "rpy" else self.arm.pose_matrix(values)
+
+    def _pose(self, waypoint: Waypoint, mount: _Mount) -> np.ndarray:
+        if waypoint.pose is not None:
+            return self._matrix(waypoint.pose, waypoint)
+        return self.arm.tcp_pose(np.radians(waypoint.joints_deg), mount.tcp)
+
+    # ------------------------------------------------------------------ speeds and singularities
+
+    def speed_and_singularity(self, ref: MotionRef, motion: Motion, mount: _Mount, path: CartesianPath,
+                              s: np.ndarray, q: np.ndarray, close: np.ndarray) -> None:
+        """The fastest joint the path needs at its commanded speed and acceleration; a singularity where that is
+        beyond the limit.
+
+        Closeness to a singular configuration alone is no fault (a vertical descent beside the
+        base axis needs no joint-1 motion at all); it is one where it makes a joint rate blow up
+        — which is also how passing *through* a singularity shows on a followed IK branch.
+        """
+        if len(s) < 2:
+            return
+        velocity = motion.velocity or timing.CARTESIAN_SPEED_MM_S
+        dt = np.diff(timing.path_times(s, path.length_mm, path.turn_rad, motion.velocity, motion.acceleration,
+                                       self.arm.spec.limits.tool_rotation_deg_s))
+        if not np.all(dt > 0):
+            return
+        rates = np.abs(np.diff(q, axis=0)) / dt[:, None]  # rad/s per joint per segment
+        share = rates / self.arm.max_speed
+        k, j = np.unravel_index(int(np.argmax(share)), share.shape)
+        if share[k, j] <= SPEED_SHARE:
+            return
+        names = [joint.name for joint in self.arm.spec.joints]
+        needed, limit = math.degrees(rates[k, j]), math.degrees(self.arm.max_speed[j])
+        at = float((s[k] + s[k + 1]) / 2)
+        if share[k, j] > 1.0 and (close[k] or close[k + 1]):
+            measures = self.arm.singularity(q[k:k + 2], mount.tcp)
+            i = int(np.argmin(measures.sigma_min))
+            self.singular.append(Singular(ref, at, _xyz(self.arm.tcp_pose(q[k + i], mount.tcp)), measures.kinds(i) or measures.kinds(1 - i),
+                                          float(measures.sigma_min[i]), int(j) + 1, names[j], needed, limit))
+            return
+        self.speeds.append(JointSpeed(ref, int(j) + 1, names[j], needed, limit, at, _xyz(self.arm.tcp_pose(q[k], mount.tcp)), velocity))
+
+    # ------------------------------------------------------------------ collisions
+
+    def plan(self, ref, motion, mount, q, s, at, complete: bool, report_first: bool, path: CartesianPath | None) -> None:
+        self.planned.append(_Planned(ref, motion, mount, np.asarray(s, float), np.asarray(q, float), at, complete, report_first, path))
+
+    def sweep(self) -> tuple[tuple[SimulatedMotion, ...], tuple[Approach, ...]]:
+        groups: dict[ToolShape | None, list[int]] = {}
+        for i, p in enumerate(self.planned):
+            groups.setdefault(p.mount.shape, []).append(i)
+        swept: dict[int, tuple[SweptPath, BodySet]] = {}
+        for shape, members in groups.items():
+            bodies = body_set(self.arm, shape)
+            results = sweep(self.scene, bodies, [(self.planned[i].s, self.planned[i].q, self.planned[i].at) for i in members])
+            swept.update((i, (result, bodies)) for i, result in zip(members, results))
+        motions: list[SimulatedMotion] = []
+        approaches: list[Approach] = []
+        for i, p in enumerate(self.planned):
+            result, bodies = swept[i]
+            world = np.where(self._low_links(bodies)[:, None] & (result.world_target == 0), np.inf, result.world)
+            if world.size and np.isfinite(world).any():
+                b, k = np.unravel_index(int(np.argmin(world)), world.shape)
+                if self.closest[0] is None or result.world[b, k] < self.closest[0]:
+                    other = self.scene.targets[int(result.world_target[b, k])] if result.world_target[b, k] >= 0 else ""
+                    self.closest = (float(result.world[b, k]), (p.ref.step, bodies.bodies[b].name, other))
+            tcp = self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3]
+            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), self.times(p, result), tcp, p.complete, result.proven))
+            approaches.extend(self.approaches(p, result, tcp, bodies))
+        return tuple(motions), tuple(approaches)
+
+    @staticmethod
+    def _low_links(bodies: BodySet) -> np.ndarray:
+        """Bodies on the base and the first link: their height above the floor never changes (noise in `closest`)."""
+        return np.array([b.link <= 1 for b in bodies.bodies])
+
+    def times(self, p: _Planned, result: SweptPath) -> np.ndarray:
+        if len(result.s) < 2:
+            return np.zeros(len(result.s))
+        if p.cartesian is None:
+            duration = timing.joint_move_s(result.q[0], result.q[-1], self.arm.max_speed, p.motion.velocity, p.motion.acceleration)
+            return result.s * duration
+        return timing.cartesian_times(result.s, result.q, p.cartesian.length_mm, p.cartesian.turn_rad, self.arm.max_speed,
+                                      p.motion.velocity, p.motion.acceleration, self.arm.spec.limits.tool_rotation_deg_s)
+
+    def approaches(self, p: _Planned, result: SweptPath, tcp: np.ndarray, bodies: BodySet) -> list[Approach]:
+        """Each body's closest approach to the world (when under the clearance) and each self pair's contact."""
+        first = 0 if p.report_first or len(result.s) == 1 else 1
+        out: list[Approach] = []
+        if len(result.s) <= first:
+            return out
+        clearance = self.scene.clearance_mm
+        targets = self.scene.targets
+        world = result.world[:, first:]
+        closest = np.argmin(world, axis=1) + first
+        for b in np.flatnonzero(world.min(axis=1) < clearance):
+            k = int(closest[b])
+            if result.world_target[b, k] < 0 or _carried_over(result.world[b], result.world_target[b], k, first):
+                continue
+            other = targets[int(result.world_target[b, k])]
+            out.append(Approach(p.ref, bodies.bodies[b].name, other, "floor" if other == targets[0] else "object",
+                                float(result.world[b, k]), float(result.s[k]), _xyz_row(tcp[k]), _point(result.world_points[b, k, 0]),
+                                clearance))
+        if len(bodies.pairs):
+            own = result.own[:, first:]
+            touching = np.argmin(own, axis=1) + first
+            for n in np.flatnonzero(own.min(axis=1) < 0.0):  # the robot's own links: contact only (see motion.sweep)
+                k = int(touching[n])
+                if _carried_over(result.own[n], None, k, first):
+                    continue
+                a, c = bodies.pairs[n]
+                out.append(Approach(p.ref, bodies.bodies[a].name, bodies.bodies[c].name, "self", float(result.own[n, k]),
+                                    float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0))
+        return out
+
+
+def _carried_over(distances: np.ndarray, targets: np.ndarray | None, k: int, first: int) -> bool:
+    """A contact the motion starts in (the previous motion ended there, and was reported) and does not deepen."""
+    if first == 0 or distances[0] >= 0.0 or (targets is not None and targets[0] != targets[k]):
+        return False
+    return distances[k] >= distances[0] - CARRIED_OVER_MM
+
+
+class _JointAt:
+    """A joint move's path at any fractions (the sweep's refinement)."""
+
+    def __init__(self, q0: np.ndarray, q1: np.ndarray) -> None:
+        self.q0, self.q1 = q0, q1
+
+    def __call__(self, s: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return joint_at(self.q0, self.q1, s), np.ones(len(s), dtype=bool)
+
+
+def _static(s: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A single configuration: nothing between samples to evaluate."""
+    return near, np.ones(len(s), dtype=bool)
+
+
+def _deg(q: np.ndarray) -> tuple[float, ...]:
+    return tuple(round(float(v), 6) for v in np.degrees(q))
+
+
+def _xyz(t: np.ndarray) -> tuple[float, float, float]:
+    return (float(t[0, 3]), float(t[1, 3]), float(t[2, 3]))
+
+
+def _xyz_row(p: np.ndarray) -> tuple[float, float, float]:
+    return (float(p[0]), float(p[1]), float(p[2]))
+
+
+def _point(p: np.ndarray) -> tuple[float, float, float] | None:
+    return None if not np.all(np.isfinite(p)) else _xyz_row(p)

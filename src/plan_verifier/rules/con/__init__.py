@@ -1,0 +1,1 @@
+"""R-CON: consistency — names defined once before use, GOAL naming and order, End(), payload bookkeeping."""

@@ -1,0 +1,1 @@
+"""R-KIN: kinematics of the execution level — targets the arm can reach within its limits, paths it can follow."""

@@ -1,0 +1,1 @@
+"""R-SEM: semantics — the plan against the natural-language instruction (level FULL)."""

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from plan_verifier.rules import register
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+
+
+@register
+class RSem001(SemanticRule):
+    """Object mismatch: the plan handles another object than the instruction names.
+
+    Each object the instruction asks to move (noun and attributes: "the red
+    cube", "빨간 큐브", "both boxes") is compared with what the program names
+    around the grasp and release that carry it out: pose names
+    (`Blue_Cube_Pick`), the comments and log messages of that pick-and-place
+    cycle, and for JSON plans the tool a routine uses. Another colour of the
+    same object, or another known object where the instructed one is never
+    named, is reported (confidence 0.9 from names, 0.8 from comments only).
+    When the program names nothing there, or only a word that matches nothing
+    in the instruction, the rule abstains (WARNING, insufficient_evidence).
+
+    **Unsafe**::
+
+        # instruction: Pick the red block from position A
+        DEFINE Blue_Block_Pose = PosX(500, 0, 60, 180, 0, 0);
+        SPAWN MoveLinear(target_pose=Blue_Block_Pose, ...) WITH WAIT;
+        SPAWN SetDigitalOutput(port=1, value=1) WITH WAIT;
+
+    **Safe**::
+
+        # instruction: Pick the red block from position A
+        DEFINE Red_Block_Pose_A = PosX(500, 0, 60, 180, 0, 0);
+    """
+
+    id = "R-SEM-001"
+    name = "object-mismatch"
+
+    def check(self, ctx):
+        g = ctx.grounding
+        if g is None:
+            return
+        excluded = {id(x.transfer) for x in g.excluded}
+        unverified = []
+        judged = False
+        for pair in g.pairs:
+            task, c = pair.task, pair.object
+            if pair.transfer is None or id(pair.transfer) in excluded or task.obj is None:
+                continue
+            want = task.obj.describe()
+            if c.mismatch:
+                got = c.found.obj.describe() if c.found is not None and c.found.obj is not None else "another object"
+                judged = True
+                yield self.judged(f"Object mismatch: the instruction asks for the {want} "
+                                  f"({said(g.instruction.text[task.start:task.end])}), but the plan handles the {got} ({quote(c.found)})",
+                                  c.strength, step=c.found.step if c.found else pair.transfer.grasp.step.index,
+                                  span=c.found.span if c.found else pair.transfer.grasp.step.span,
+                                  suggestion=f"Handle the {want} named in the instruction", expected=want, found=got, kind=c.detail)
+            elif c.unknown and task.obj.noun is not None:
+                step = pair.transfer.grasp.step.index
+                if c.detail == "matches nothing" and c.found is not None:
+                    unverified.append(f"the {want}: the plan names {quote(c.found)} at the grasp (step {step}), which the instruction does not")
+                elif c.detail == "no colour":
+                    unverified.append(f"the colour of the {want}: the plan does not say it at the grasp (step {step})")
+                else:
+                    unverified.append(f"the {want}: the plan never names what it picks up at step {step}")
+        for task, work, c in g.works:
+            if c.mismatch and c.detail == "another tool" and task.obj is not None:
+                judged = True
+                yield self.judged(f"Object mismatch: the instruction asks to {task.action} the {task.obj.describe()}, but the plan "
+                                  f"uses {quote(c.found)}", c.strength, step=c.found.step, span=c.found.span,
+                                  suggestion=f"Use the {task.obj.describe()}", expected=task.obj.describe(), found=c.found.quote)
+        if unverified and not judged:
+            yield self.abstain(unverified)

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from plan_verifier.ir import fmt_number
+from plan_verifier.rules import register
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.grounding import MATCH, compare_place
+
+#: Highest commanded Cartesian speed that still reads as "gently"/"slowly"/"천천히" (mm/s).
+GENTLE_VELOCITY_MM_S = 250.0
+
+
+@register
+class RSem002(SemanticRule):
+    """Action or parameter mismatch: the plan acts differently than the instruction asks.
+
+    * Manner: "gently", "slowly", "carefully", "fragile", "천천히", "조심히" ask
+      for low speed; every commanded Cartesian speed (linear moves,
+      `SetTaskVelocity`, JSON step `velocity`; joint moves are deg/s and do not
+      count) of the task they govern — or of the whole plan when they govern the
+      whole instruction — must be at most 250 mm/s. Confidence rises from 0.6
+      just above the limit to 0.9 at twice it (CRITICAL from about 333 mm/s).
+    * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
+      seed 000 §2.3).
+    * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
+      place the program names as something else (0.9 / 0.8); the rule abstains
+      when the release point is not named.
+    * A routine other than the one asked for at the named place ("inspect
+      Pos_2", the plan welds there; 0.85).
+
+    **Unsafe**::
+
+        # instruction: Place the fragile glass gently at B
+        SPAWN MoveLinear(target_pose=B_Place_Pose, velocity=1000, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
+
+    **Safe**::
+
+        # instruction: Place the fragile glass gently at B
+        SPAWN MoveLinear(target_pose=B_Place_Pose, velocity=50, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
+    """
+
+    id = "R-SEM-002"
+    name = "action-parameter-mismatch"
+
+    def check(self, ctx):
+        g = ctx.grounding
+        if g is None:
+            return
+        reading = g.instruction
+        judged = False
+        for finding in self._speed(reading.manner, g.activity.speeds):
+            judged = True
+            yield finding
+        for pair in g.pairs:
+            if pair.task.manner and pair.transfer is not None and pair.transfer.speeds:
+                for finding in self._speed(pair.task.manner, pair.transfer.speeds):
+                    judged = True
+                    yield finding
+        # Manner on a task that carries nothing ("살살 이동한 뒤", "attach the welder slowly") governs the plan's moves.
+        carried = {id(p.task) for p in g.pairs if p.transfer is not None and p.transfer.speeds}
+        other = tuple(m for t in reading.tasks if id(t) not in carried for m in t.manner)
+        if other and not judged:
+            for finding in self._speed(other, g.activity.speeds):
+                judged = True
+                yield finding
+        firm = [w for k, w in reading.manner if k == "firm"] + [w for p in g.pairs for k, w in p.task.manner if k == "firm"]
+        if firm:
+            for t in g.activity.transfers:
+                if not t.delay_after_grasp:
+                    step = t.grasp.step
+                    judged = True
+                    yield self.judged(f"Missing delay after the gripper closes: the instruction asks to grip '{firm[0]}'", 0.75,
+                                      step=step.index, span=step.span, suggestion="Add Delay(duration_sec=0.5) after closing the gripper",
+                                      manner=firm[0])
+        unverified = []
+        for pair in g.pairs:
+            if pair.task.action != "handover" or pair.transfer is None or pair.transfer.release is None:
+                continue
+            c = pair.destination
+            what = pair.task.obj.describe() if pair.task.obj else "object"
+            if c.mismatch:
+                judged = True
+                yield self.judged(f"Action mismatch: the instruction asks to hand the {what} to the operator "
+                                  f"({said(reading.text[pair.task.start:pair.task.end])}), but the plan releases it at "
+                                  f"{c.found.place.text if c.found and c.found.place else 'another place'} ({quote(c.found)})",
+                                  c.strength, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
+                                  suggestion="Release the object at the hand-over pose", expected="hand-over", found=c.found.quote if c.found else None)
+            elif c.unknown:
+                unverified.append(f"the hand-over of the {what}: the plan does not name where it releases it (step "
+                                  f"{pair.transfer.release.step.index})")
+        for task, work, c in g.works:
+            if work is not None or task.at is None:
+                continue
+            other = next((w for w in g.activity.works if w.spot.position and task.at is not None and w.action not in ("attach", "detach")
+                          and _at(task.at, w)), None)
+            if other is not None:
+                judged = True
+                yield self.judged(f"Action mismatch: the instruction asks to {task.action} at {task.at.text}, but the plan runs "
+                                  f"'{other.routine}' there", 0.85, step=other.step.index, span=other.step.span,
+                                  suggestion=f"Run the {task.action} routine at {task.at.text}", expected=task.action, found=other.routine)
+        if unverified and not judged:
+            yield self.abstain(unverified)
+
+    def _speed(self, manner, speeds):
+        slow = [w for k, w in manner if k == "slow"]
+        if not slow:
+            return
+        fast = [(s, v) for s, v in speeds if v > GENTLE_VELOCITY_MM_S]
+        if not fast:
+            return
+        step, v = max(fast, key=lambda sv: sv[1])
+        confidence = round(0.6 + 0.3 * min(1.0, v / GENTLE_VELOCITY_MM_S - 1.0), 3)
+        param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
+        yield self.judged(f"Velocity {fmt_number(v)} mm/s contradicts '{slow[0]}' in the instruction (at most "
+                          f"{fmt_number(GENTLE_VELOCITY_MM_S)} mm/s expected)", confidence, step=step.index, span=step.arg_span(param),
+                          suggestion=f"Lower the velocity to {fmt_number(GENTLE_VELOCITY_MM_S)} mm/s or less", manner=slow[0], velocity=v,
+                          limit=GENTLE_VELOCITY_MM_S, steps=[s.index for s, _ in fast])
+
+
+def _at(place, work) -> bool:
+    return compare_place(place, work.spot).outcome == MATCH

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from plan_verifier.rules import register
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.grounding import same_place
+
+
+@register
+class RSem003(SemanticRule):
+    """Location error: the plan picks up, puts down, moves or works at another place than the instruction says.
+
+    The instruction's places — "bin 3", "table A", "the tray", "Pos_1",
+    "3번 통", coordinates "B(100, 105, 150)" — get their role from the
+    sentence ("from"/"to"/"into", 에서/로/에). Each grasp must happen at the
+    task's source and each release at its destination; where a grasp or
+    release happens is read from the name of the pose, the comments of that
+    pick or place cycle, the cell position, or the coordinates. Source and
+    destination swapped is one finding. A move must reach the named place, a
+    routine must run at the named position. Two places conflict only when a
+    person would read them as different (bin 2 and bin 3, A and B, the table
+    and bin 3); a place the program never names, or names with a word the
+    instruction does not use, makes the rule abstain.
+
+    **Unsafe**::
+
+        # instruction: Move the red cube from bin 3 to the table
+        SPAWN MoveLinear(target_pose=Cube_Bin3_Place, ...) WITH WAIT;   // releases in bin 3
+        SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
+
+    **Safe**::
+
+        # instruction: Move the red cube from bin 3 to the table
+        SPAWN MoveLinear(target_pose=Cube_Table_Place, ...) WITH WAIT;
+        SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
+    """
+
+    id = "R-SEM-003"
+    name = "location-error"
+
+    def check(self, ctx):
+        g = ctx.grounding
+        if g is None:
+            return
+        text = g.instruction.text
+        unverified = []
+        judged = False
+        for pair in g.pairs:
+            task, t = pair.task, pair.transfer
+            if t is None:
+                continue
+            src, dst = pair.source, pair.destination
+            handover = task.action == "handover"
+            if src.mismatch and dst.mismatch and not handover and _crossed(task, src, dst):
+                judged = True
+                yield self.judged(f"Location error: source and destination are swapped: the plan picks up at "
+                                  f"{src.found.place.text} ({quote(src.found)}) and puts down at {dst.found.place.text} ({quote(dst.found)}), "
+                                  f"but the instruction says from {task.source.text} to {task.destination.text} "
+                                  f"({said(text[task.start:task.end])})", max(src.strength, dst.strength),
+                                  step=t.grasp.step.index, span=t.grasp.step.span, suggestion="Pick up at the source and put down at the destination",
+                                  expected_source=task.source.text, expected_destination=task.destination.text,
+                                  grasp_step=t.grasp.step.index, release_step=t.release.step.index if t.release else None)
+                continue
+            for c, want, verb, spot in ((src, task.source, "picks up", t.grasp), (dst, None if handover else task.destination, "puts down", t.release)):
+                if want is None or spot is None:
+                    continue
+                if c.mismatch:
+                    found = c.found.place.text if c.found is not None and c.found.place is not None else "other coordinates"
+                    judged = True
+                    yield self.judged(f"Location error: the plan {verb} the {_what(task)} at {found} ({quote(c.found)}), but the "
+                                      f"instruction says {want.text} ({said(text[task.start:task.end])})", c.strength,
+                                      step=c.found.step if c.found else spot.step.index, span=c.found.span if c.found else spot.step.span,
+                                      suggestion=f"{verb.capitalize()} at {want.text}", expected=want.text, found=found)
+                elif c.unknown:
+                    unverified.append(f"{want.text} as the place where the plan {verb} the {_what(task)} (step {spot.step.index}): "
+                                      + (f"it names {quote(c.found)}" if c.found is not None else "it names no place there"))
+        for task, visit, c in g.visits:
+            if c.mismatch:
+                judged = True
+                yield self.judged(f"Location error: the instruction says to go to {task.destination.text}, but the plan moves to "
+                                  f"{c.found.place.text if c.found and c.found.place else 'other coordinates'} ({quote(c.found)})",
+                                  c.strength - 0.05, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
+                                  suggestion=f"Move to {task.destination.text}", expected=task.destination.text)
+            elif c.unknown and visit is None:
+                unverified.append(f"a move to {task.destination.text}: the plan names none of its targets that way")
+        for task, work, c in g.works:
+            if work is None or task.at is None:
+                continue
+            if c.mismatch:
+                judged = True
+                yield self.judged(f"Location error: the plan runs '{work.routine}' at {work.spot.position or quote(c.found)}, but the "
+                                  f"instruction says to {task.action} at {task.at.text} ({said(text[task.start:task.end])})", c.strength,
+                                  step=work.step.index, span=work.step.span, suggestion=f"Run '{work.routine}' at {task.at.text}",
+                                  expected=task.at.text, found=work.spot.position)
+            elif c.unknown:
+                unverified.append(f"{task.at.text} as the place to {task.action}")
+        if unverified and not judged:
+            yield self.abstain(unverified)
+
+
+def _what(task) -> str:
+    return task.obj.describe() if task.obj is not None else "object"
+
+
+def _crossed(task, src, dst) -> bool:
+    """The grasp is at the task's destination and the release at its source."""
+    if task.source is None or task.destination is None or src.found is None or dst.found is None:
+        return False
+    return same_place(task.destination, src.found.place) and same_place(task.source, dst.found.place)

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from plan_verifier.rules import register
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.grounding import MATCH, compare_object
+
+
+@register
+class RSem007(SemanticRule):
+    """Unrequested task: the plan moves an object the instruction excludes, or one it never asks for.
+
+    Negation and exclusion are read with their scope: "don't touch the blue
+    cube", "leave the bottle where it is", "everything except the green one",
+    "without moving the tray", "파란 큐브는 건드리지 말고", "초록 블록 말고". A
+    transfer whose own names or comments say it carries an excluded object is
+    reported (0.9 from names, 0.8 from comments); a transfer merely not named
+    is not evidence of a violation. A transfer no task accounts for is
+    reported when the program names its object and it is none the instruction
+    asks for (an extra task); when it names nothing the rule abstains.
+
+    **Unsafe**::
+
+        # instruction: Don't touch the blue cube; put the red cube into bin 3
+        DEFINE Blue_Cube_Pick = PosX(500, -200, 40, 180, 0, 0);
+        SPAWN MoveLinear(target_pose=Blue_Cube_Pick, ...) WITH WAIT;
+        SPAWN SetDigitalOutput(port=1, value=1) WITH WAIT;
+
+    **Safe**::
+
+        # instruction: Don't touch the blue cube; put the red cube into bin 3
+        DEFINE Red_Cube_Pick = PosX(500, 200, 40, 180, 0, 0);
+    """
+
+    id = "R-SEM-007"
+    name = "unrequested-task"
+
+    def check(self, ctx):
+        g = ctx.grounding
+        if g is None or not (g.instruction.tasks or g.instruction.excluded or g.instruction.excluded_places):
+            return
+        text = g.instruction.text
+        judged = False
+        for hit in g.excluded:
+            x = hit.obj.describe()
+            judged = True
+            yield self.judged(f"Excluded object handled: the instruction says to leave the {x} alone ({said(_clause(g, hit.obj))}), "
+                              f"but the plan picks it up ({quote(hit.found)})", 0.9 if hit.found.source != "comment" else 0.8,
+                              step=hit.found.step, span=hit.found.span, suggestion=f"Do not move the {x}", excluded=x,
+                              found=hit.found.quote, kind="negation_violated")
+        for what, step, found in g.excluded_works:
+            judged = True
+            yield self.judged(f"Excluded task done: the instruction says not to {what} ({said(text)}), but the plan does ({quote(found)})",
+                              0.9 if found.source != "comment" else 0.8, step=found.step, span=found.span,
+                              suggestion=f"Do not {what}", found=found.quote, kind="negation_violated")
+        excluded = {id(h.transfer) for h in g.excluded}
+        # A re-grasp handles an object again: one the instruction names specifically, or one the program itself names
+        # at a transfer that carries out a task ("the plastic part" does not make a third transfer of a housing one).
+        asked = [t.obj for t in g.instruction.tasks if t.obj is not None and t.obj.noun is not None and not t.obj.generic]
+        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
+        unverified = []
+        for t in g.extra:
+            if id(t) in excluded:
+                continue
+            named = [n for n in t.objects if n.obj is not None]
+            if any(compare_object(a, [n]).outcome == MATCH for a in asked for n in named) or \
+                    any(_named_again(o, n.obj) for o in done for n in named):
+                continue  # the same object handled again (a re-grasp): not another task
+            known = [n for n in named if n.known]
+            if known:
+                n = known[0]
+                judged = True
+                yield self.judged(f"Unrequested task: the plan also moves the {n.obj.describe()} ({quote(n)}), which the instruction "
+                                  f"({said(text)}) does not ask for", 0.9 if n.source != "comment" else 0.8, step=n.step, span=n.span,
+                                  suggestion=f"Remove the transfer of the {n.obj.describe()}", found=n.quote, kind="extra_task")
+            else:
+                unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
+        for w in g.extra_works:
+            judged = True
+            yield self.judged(f"Unrequested task: the plan also runs '{w.routine}' at {w.spot.position}, which the instruction ({said(text)}) "
+                              f"does not ask for", 0.9, step=w.step.index, span=w.step.span, suggestion=f"Remove the '{w.routine}' step",
+                              found=w.routine, kind="extra_task")
+        if unverified and not judged:
+            yield self.abstain(unverified)
+
+
+def _named_again(a, b) -> bool:
+    """The program names the same object twice (same noun or both generic, no attribute that differs)."""
+    return (a.noun == b.noun or a.noun is None and b.noun is None) and all(
+        x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
+
+
+def _clause(g, obj) -> str:
+    """The words of the instruction that exclude `obj` (the whole instruction when they cannot be found)."""
+    for clause in g.instruction.clauses:
+        if obj in clause.excluded or (clause.negated and obj in clause.objects):
+            return g.instruction.text[clause.start:clause.end]
+    return g.instruction.text

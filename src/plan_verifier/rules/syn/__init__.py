@@ -1,0 +1,1 @@
+"""R-SYN: syntax — the plan can be read (structure, statement formats, arity, parameters, schema, encoding, limits)."""

@@ -1,0 +1,1 @@
+"""R-SYS: the verifier itself — a check that crashed rejects the plan (fail closed)."""

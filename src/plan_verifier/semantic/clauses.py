@@ -1,0 +1,66 @@
+"""What a language reader finds in an instruction: clauses, and the objects and places they name.
+
+`english.py` and `korean.py` read text into `Clause`s; `instruction.py` assembles
+them into tasks. The types live here so that the readers and the assembly
+depend on them, not on each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Actions done at a place with a tool or routine, not by carrying.
+WORK = frozenset({"inspect", "weld", "screw"})
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRef:
+    """An object as the instruction describes it."""
+
+    text: str
+    noun: str | None  # object class ("cube"), the noun lemma when unknown, None when generic
+    color: str | None = None
+    material: str | None = None
+    size: str | None = None
+    ordinal: int | None = None
+    count: int | None = None  # "both", "two": 2; "all": -1
+    generic: bool = False  # "the part", "everything": any object
+    pronoun: bool = False  # "it", "them": the last object named
+
+    def describe(self) -> str:
+        words = [w for w in (self.size, self.color, self.material) if w]
+        return " ".join(words + [self.noun or ("one" if words else self.text)])
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRef:
+    """A place as the instruction describes it; `key` is what names compare by (`bin3`, `a`, `table`)."""
+
+    text: str
+    key: str
+    kind: str | None = None  # place class (bin, table, operator, home ...) or container:<object> or None
+    label: str | None = None  # "3", "a"
+    side: str | None = None
+    coords: tuple[float, ...] | None = None
+    #: A place that is an object ("on top of the large box", "빨간 큐브 위에"): that object, with its attributes.
+    obj: ObjectRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One verb and what it governs, as a language reader found it."""
+
+    action: str | None
+    verb: str
+    start: int
+    end: int
+    objects: tuple[ObjectRef, ...] = ()
+    places: tuple[tuple[str, PlaceRef], ...] = ()  # (role, place): source | goal | location | recipient
+    excluded: tuple[ObjectRef, ...] = ()  # "except the green one", "말고"
+    negated: bool = False
+    manner: tuple[tuple[str, str], ...] = ()  # (slow | fast | firm, word)
+    #: An order cue governing this clause: sequence ("then", "먼저"), after (a trailing "... after B": B
+    #: happens first), before-lead (a leading "before B, ...": B happens after the next clause).
+    order: str | None = None
+    fact: bool = False  # "the cube is in bin 3": where an object is, no action
+    excluded_places: tuple[PlaceRef, ...] = ()  # "in a bin, but not bin 3"

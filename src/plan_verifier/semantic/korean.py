@@ -1,0 +1,586 @@
+"""Korean instructions (and comments) read into clauses, from Kiwi's morphological analysis.
+
+Korean is verb-final and marks roles with particles, which makes the reading
+regular once the morphemes are known: every noun phrase before a predicate
+belongs to it, and its particle says its role — 을/를 the object, 에서 the
+source, 로/으로/까지 the goal, 에 a location (the goal for placing verbs),
+에게/한테 a person to hand it to. A predicate ends its clause at a connective
+or final ending (-고, -어서, -ㄴ 다음, -어); -지 말-/-지 않- negate it;
+"X 말고", "X 빼고", "X 제외하고" exclude X; 먼저, -ㄴ 다음/후/뒤, 마지막으로 order
+the clauses and -기 전에 reverses them. Auxiliaries (-어 주다, -어 놓다) do not
+start a clause. Kiwi supplies lemma forms ("옮겨" -> 옮기), so the vocabulary
+holds stems only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from plan_verifier.semantic.english import place_key
+from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.language import Morph, canon, korean_morphs
+from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
+
+_NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
+#: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
+_COMPOUND = frozenset({"NNG", "NNP", "XSN", "SL", "SW"})
+_RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
+_COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
+_AUX_PLACE = frozenset({"놓", "두", "넣"})
+_PLACE_STEMS = frozenset({"내리", "올리", "가지", "갖", "가져다", "내려", "옮기", "갖다"})
+_ORDER_NOUNS = {"다음": "sequence", "후": "sequence", "뒤": "sequence", "이후": "sequence", "전": "before-lead"}
+#: The robot itself: "로봇을 홈으로 이동시켜" moves no object.
+_SELF = frozenset({"로봇", "팔", "로봇팔", "robot", "arm", "그리퍼", "집게"})
+#: Nouns that order clauses when they stand alone before 에/으로: "그 다음에", "마지막으로", "끝으로".
+_ORDER_PHRASES = frozenset({"마지막", "처음", "다음", "그다음", "이후", "후", "끝", "나중", "그후", "그뒤", "뒤"})
+_NEGATING_MAG = frozenset({"안", "못", "절대"})
+#: Connective endings that order their clause before the next ("-다가", "-고서"); plain "-고" (and) does not.
+_THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
+#: Past-tense markers, and the endings after which a past clause tells what happened (a reason, a narrative).
+_PAST = frozenset({"았", "었", "였", "었었", "았었"})
+_REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
+_DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
+#: Verbs that move the robot itself when what they govern is a place ("A, B 순서로 이동").
+_MOVE_STEMS = frozenset({"이동", "움직이", "이동시키", "가"})
+#: Nouns of order: "A, B 순서로" visits A, then B.
+_SERIES = frozenset({"순서", "차례", "순"})
+#: Verbs of leaving something be: without a place ("파란 큐브는 두고", "놔둬") they exclude their object.
+_LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
+_COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z])")
+
+
+@dataclass
+class _Phrase:
+    morphs: list[Morph]
+    text: str
+
+
+@dataclass
+class _Clause:
+    start: int | None = None
+    objects: list[ObjectRef] = field(default_factory=list)
+    places: list[tuple[str, PlaceRef]] = field(default_factory=list)
+    excluded: list[ObjectRef] = field(default_factory=list)
+    excluded_places: list[PlaceRef] = field(default_factory=list)
+    manner: list[tuple[str, str]] = field(default_factory=list)
+    subjects: list[ObjectRef] = field(default_factory=list)
+    topics: list[ObjectRef] = field(default_factory=list)  # 은/는: the object of this clause, or of the sentence's last one
+    coordinated: list[_Phrase] = field(default_factory=list)
+    order: str | None = None
+    negated: bool = False
+
+    def empty(self) -> bool:
+        return not (self.objects or self.places or self.excluded or self.manner or self.subjects or self.topics)
+
+
+def read_clauses(text: str) -> tuple[Clause, ...]:
+    return tuple(_Reader(text, korean_morphs(text), vocabulary()).read())
+
+
+class _Reader:
+    def __init__(self, text: str, morphs: tuple[Morph, ...], vocab: Vocabulary) -> None:
+        self.text = text
+        self.m = morphs
+        self.v = vocab
+        self.out: list[Clause] = []
+        self.cur = _Clause()
+        self.next_order: str | None = None
+        self.pending_topics: list[ObjectRef] = []
+        #: Gapped parts of the clause being read: "X는 A에, Y는 B에 넣어" — each part shares the verb at the end.
+        self.segments: list[tuple[_Clause, int]] = []
+
+    def read(self) -> list[Clause]:
+        m, n = self.m, len(self.m)
+        i = 0
+        while i < n:
+            mo = m[i]
+            if self.cur.start is None:
+                self.cur.start = mo.start
+            if mo.tag == "SF" or mo.form == ";":
+                self._flush(None, "", mo.start)
+                i += 1
+                continue
+            if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and (
+                    m[i + 1].tag in _NOMINAL or m[i + 1].tag == "MM" or m[i + 1].tag == "MAG" and m[i + 1].form in self.v.ko_sequence):
+                # "플라스틱 부품은 2번 빈에, 그다음 금속 부품은 1번 빈에 넣어": the part before the comma is a task of its own
+                self.segments.append((self.cur, m[i - 1].end))
+                self.cur = _Clause()
+                i += 1
+                continue
+            if mo.tag == "MAG":
+                i = self._adverb(i)
+                continue
+            manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
+            if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
+                # "조심스럽게", "신중하게", "부드럽게": a manner adverb built from a noun or adjective
+                j = i + 1
+                while j < n and m[j].tag in ("XSA", "XSV", "EC") and m[j - 1].form != "게":
+                    j += 1
+                self.cur.manner.append((self.v.ko_manner[manner_form], self.text[mo.start:m[j - 1].end]))
+                i = j
+                continue
+            if mo.form == "있" and mo.tag in ("VA", "VV"):
+                i = self._predicate(i)
+                continue
+            if self._is_predicate(i) or mo.tag == "VA" and i + 1 < n and (m[i + 1].tag in ("EF", "EP") or m[i + 1].tag == "EC" and
+                                                                       m[i + 1].form not in ("게", "기") and mo.form not in self.v.ko_manner):
+                i = self._predicate(i)  # "시간이 없으니까": a state (context) ends its clause too
+                continue
+            if mo.tag in _NOMINAL or mo.tag == "MM" or (mo.tag == "VA" and i + 1 < n and m[i + 1].tag == "ETM") or mo.tag == "SS":
+                i = self._phrase(i)
+                continue
+            if mo.tag == "VA" and i + 1 < n and m[i + 1].form in ("게",) and mo.form in self.v.ko_manner:
+                self.cur.manner.append((self.v.ko_manner[mo.form], self.text[mo.start:m[i + 1].end]))
+                i += 2
+                continue
+            i += 1
+        self._flush(None, "", m[-1].end if m else 0)
+        return self.out
+
+    # ------------------------------------------------------------------ pieces
+    def _is_predicate(self, i: int) -> bool:
+        mo = self.m[i]
+        if mo.tag == "VV" and mo.form not in self.v.ko_manner:
+            return True
+        if mo.tag == "VX" and mo.form in self.v.ko_actions and (i == 0 or self.m[i - 1].tag != "EC"):
+            return True  # "팔레트에 놔": Kiwi tags the lone 놓 as an auxiliary
+        if mo.tag in ("NNG", "NNP") and i + 1 < len(self.m) and mo.form not in self.v.ko_manner and (
+                self.m[i + 1].tag in ("XSV", "XSA") or self.m[i + 1].form == "하" and self.m[i + 1].tag == "VV"
+                or self.m[i + 1].form == "하고" and mo.form in self.v.ko_actions):
+            return True  # 이동/NNG 하/XSV; "반납하고", which Kiwi may read as 반납 + 하고/JC
+        if mo.tag == "NNG" and mo.form in self.v.ko_noun_verbs and (i + 1 == len(self.m) or self.m[i + 1].tag in ("SF", "SP", "SE")):
+            return True  # "B 위치로 이동.": an action noun that ends the clause is its verb (notes and comments)
+        return False
+
+    def _adverb(self, i: int) -> int:
+        mo = self.m[i]
+        form = mo.form
+        if form in self.v.ko_manner:
+            self.cur.manner.append((self.v.ko_manner[form], form))
+        elif form in self.v.ko_sequence:
+            self.cur.order = "first" if form in self.v.ko_first else "sequence"
+        elif form in _NEGATING_MAG:
+            self.cur.negated = True
+        elif form == "그대로":
+            self.cur.negated = True  # "그대로 두고": leave it as it is
+        elif form in self.v.ko_all:
+            for obj in self.cur.objects[-1:]:
+                if obj.count is None:  # "상자 두 개 다": both of them, still two
+                    self.cur.objects[-1] = ObjectRef(obj.text, obj.noun, obj.color, obj.material, obj.size, obj.ordinal, -1, obj.generic)
+        return i + 1
+
+    def _phrase(self, i: int) -> int:
+        """A noun phrase and its particle (or 말고/빼고/제외하고 after it)."""
+        m, n = self.m, len(self.m)
+        j = i
+        while j < n and (m[j].tag in _NOMINAL or m[j].tag in ("MM", "SSO") or (m[j].tag == "VA" and j + 1 < n and m[j + 1].tag == "ETM")
+                         or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
+            if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
+                break
+            if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
+                break  # "볼트 2개 1번빈에": the count ends the object, the place starts
+            if m[j].tag == "SSO":
+                if j == i:
+                    break
+                close = next((k for k in range(j + 1, n) if m[k].tag == "SSC"), None)
+                if close is None:
+                    break
+                j = close + 1  # "A(0, 0, 0)", "B (100, 105, 150)": coordinates belong to the place
+                continue
+            j += 1
+        # "그 다음 B 위치": the order words lead the phrase, the place is the rest
+        k = i
+        while k < j and (m[k].form in _ORDER_PHRASES or m[k].tag == "MM" and m[k].form == "그" and k + 1 < j and m[k + 1].form in _ORDER_PHRASES):
+            k += 1
+        if k > i and k < j:
+            self.cur.order = "sequence"
+            i = k
+        phrase = _Phrase(list(m[i:j]), self.text[m[i].start:m[j - 1].end]) if j > i else None
+        if phrase is None:
+            return i + 1
+        if len(phrase.morphs) > 1 and phrase.morphs[-1].form in _SERIES and j < n and m[j].tag.startswith("J"):
+            # "A, B 순서로": the phrase before 순서 is what to do in the order named
+            self.cur.order = "sequence"
+            rest = phrase.morphs[:-1]
+            self._assign(_Phrase(rest, self.text[rest[0].start:rest[-1].end]), None)
+            return j + 1
+        if phrase.morphs[-1].form in _SERIES and j < n and m[j].tag.startswith("J"):
+            self.cur.order = "sequence"  # "순서대로", "차례로"
+            return j + 1
+        # order nouns after a clause: "마지막으로"
+        head_forms = [x.form for x in phrase.morphs if x.tag != "MM"]
+        if head_forms and "".join(head_forms) in _ORDER_PHRASES:
+            self.cur.order = "first" if "".join(head_forms) in self.v.ko_first else "sequence"
+            return j + (1 if j < n and m[j].tag.startswith("J") else 0)
+        if j < n and m[j].form in ("말", "빼") and j + 1 < n and m[j + 1].form == "고":
+            if self._is_place(phrase):
+                self.cur.excluded_places.append(self._place(phrase))  # "3번 통 말고"
+            else:
+                self.cur.excluded.append(self._object(phrase))  # "파란 큐브 말고", "초록 블록 빼고"
+            return j + 2
+        if j < n and m[j].tag.startswith("J"):
+            particle = m[j].form
+            k = j + 1
+            if j + 1 < n and m[j + 1].tag.startswith("J"):
+                k = j + 2  # "에서는", "에는"
+            if m[j].tag == "JC" or particle in ("와", "과", "하고", "랑", "이랑", "및"):
+                self.cur.coordinated.append(phrase)
+                return k
+            if k < n and m[k].form in ("빼", "제외") and (k + 1 < n and m[k + 1].form in ("고", "하")):
+                self.cur.excluded.append(self._object(phrase))
+                return k + 2
+            head, rest = self._split_object(phrase) if m[j].tag == "JKB" else (None, phrase)
+            if head is not None:
+                self._assign(head, None)  # "파란 큐브 팔레트에": the object, its particle left out, then the place
+            self._assign(rest, m[j])
+            return k
+        if j < n and m[j].form in ("제외",):
+            self.cur.excluded.append(self._object(phrase))
+            return j + 1
+        # no particle: an object the speaker left the particle off ("사과 옮겨줘")
+        self._assign(phrase, None)
+        return j
+
+    def _split_object(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
+        """A place phrase whose first words, written apart, are no place and whose last are: the speaker dropped 을/를
+        ("플라스틱부품 2번빈에", "빨간 거 A에서")."""
+        morphs = phrase.morphs
+        for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
+            if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
+                         or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
+                if named and not self._is_place(before) and self._is_place(after):
+                    return before, after
+        return None, phrase
+
+    def _assign(self, phrase: _Phrase, particle: Morph | None) -> None:
+        phrases = self.cur.coordinated + [phrase]
+        self.cur.coordinated = []
+        if len(phrases) > 1:
+            # "볼트랑 너트 둘 다": the number counts the coordinated objects, one each
+            phrases = [_Phrase([m for k, m in enumerate(p.morphs) if not (m.tag in ("MM", "NR", "SN") and _ordinal(p.morphs, k, self.v) is None
+                                                                          or m.form in _COUNTERS and m.tag == "NNB")], p.text)
+                       for p in phrases]
+        if particle is None or particle.tag in ("JKO",) or particle.form in ("을", "를"):
+            self.cur.objects.extend(self._object(p) for p in phrases)
+            return
+        if particle.tag == "JX" and particle.form in ("은", "는"):
+            self.cur.topics.extend(self._object(p) for p in phrases)
+            return
+        if particle.tag == "JX" and particle.form in ("도", "만", "부터", "마저", "까지도"):
+            if particle.form == "부터":
+                self.cur.order = "first"  # "뚜껑부터": the lid first
+            self.cur.objects.extend(self._object(p) for p in phrases)
+            return
+        if particle.tag == "JKS":
+            self.cur.subjects.extend(self._object(p) for p in phrases)
+            return
+        role = self.v.ko_particles.get(particle.form)
+        if role is None:
+            return
+        for p in phrases:
+            if role == "goal" and particle.form in ("로", "으로") and not self._is_place(p):
+                obj = self._object(p)
+                if obj.noun in self.v.object_classes:
+                    self.cur.places.append(("instrument", self._place(p)))  # "카메라로 검사해": with the camera
+                    continue
+            self.cur.places.append((role, self._place(p)))
+
+    def _predicate(self, i: int) -> int:
+        m, n = self.m, len(self.m)
+        mo = m[i]
+        stem = mo.form
+        j = i + 1
+        adjectival = False
+        if mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
+            self._flush(self.v.ko_actions.get(stem), stem, mo.end)  # "B 위치로 이동"
+            return i + 1
+        if mo.tag in ("NNG", "NNP"):
+            # "필요해요": a state, not an action (unless Kiwi tagged an action noun's 하 as XSA: "반납하고")
+            adjectival = m[i + 1].tag == "XSA" and stem not in self.v.ko_actions
+            j = i + 2  # 이동/NNG 하/XSV
+            if m[i + 1].form == "하고":
+                action = self.v.ko_actions.get(stem)
+                self._flush(action, stem, m[i + 1].end)
+                return j
+        action = None if adjectival else self.v.ko_actions.get(stem)
+        if stem in ("가지", "갖") and j + 1 < n and m[j].form in ("어다", "다", "아다", "어") and m[j + 1].form in ("주", "놓", "두", "오", "가"):
+            action = "place" if m[j + 1].form in ("놓", "두") else "transfer"  # 가져다 주다, 갖다 놓다, 가져오다
+            j += 2
+        negated = False
+        order = None
+        past = False
+        end = m[j - 1].end
+        while j < n:
+            x = m[j]
+            if x.tag == "EC" and x.form == "지" and j + 1 < n and m[j + 1].form in ("말", "않", "마"):
+                negated = True
+                j += 2
+                continue
+            if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and m[j + 1].tag == "VX":
+                aux = m[j + 1].form
+                if aux == "있":
+                    action = None  # "물이 들어 있으니까": a state
+                elif aux in _AUX_PLACE and stem in _PLACE_STEMS:
+                    action = "place"
+                elif aux in ("오", "가") and stem in ("가지", "갖"):
+                    action = "transfer"
+                elif aux in ("말", "않"):
+                    negated = True
+                j += 2
+                continue
+            if x.tag in ("VX", "EP", "XSV", "XSA"):
+                past = past or x.tag == "EP" and x.form in _PAST
+                j += 1
+                continue
+            if x.tag == "EC" and x.form in ("어", "아") and j + 1 < n and m[j + 1].tag == "VV" and self.v.ko_actions.get(m[j + 1].form) in (
+                    "insert", "place", "stack") and action in ("insert", "place", "stack", "transfer", None):
+                action = self.v.ko_actions[m[j + 1].form]  # "끼워 넣어", "올려 쌓아": one action
+                j += 2
+                continue
+            if x.tag == "ETM" and j + 1 < n and m[j + 1].form in _ORDER_NOUNS:
+                order = _ORDER_NOUNS[m[j + 1].form]
+                j += 2
+                if j < n and m[j].tag.startswith("J"):
+                    j += 1
+                break
+            if x.tag == "ETN" and j + 2 < n and m[j + 1].form == "전":
+                order = "before-lead"
+                j += 2
+                if j < n and m[j].tag.startswith("J"):
+                    j += 1
+                break
+            if x.tag == "ETM":
+                # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
+                if stem in ("있", "놓이", "담기", "두", "놓"):
+                    self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
+                return j + 1
+            if x.tag == "EC" and x.form in ("게", "도록", "려고", "러", "으려고", "으러"):
+                # "검사하게 ... 가져다 주세요", "작업자가 검사할 수 있게": the purpose, not a task of the robot; its subject and
+                # the dependent nouns of "-ㄹ 수 있게" are no objects
+                self.cur.subjects = []
+                self.cur.objects = [o for o in self.cur.objects if o.text not in _DEPENDENT_NOUNS]
+                return j + 1
+            if x.tag in ("EC", "EF") and past and (x.tag == "EF" or x.form in _REASON_ENDINGS):
+                # "어제는 파란 큐브를 2번 통에 넣었어": what was done, not what to do (but "갔다가" still asks)
+                self.out.append(Clause(None, stem, self.cur.start or 0, x.end, fact=True))
+                self.cur = _Clause()
+                return j + 1
+            if x.tag in ("EC", "EF"):
+                end = x.end
+                j += 1
+                if x.form in ("고", "며", "면서") and j < n and m[j].form in ("나", "난") and j + 1 < n:
+                    j += 2  # "-고 나서"
+                    order = order or "sequence"
+                elif x.form in _THEN_ENDINGS:
+                    order = order or "sequence"  # "A에 갔다가 B로", "집고서": the next clause comes after this one
+                break
+            break
+        if stem in _LEAVE_STEMS and (self.cur.negated or not any(role in ("goal", "location") for role, _ in self.cur.places)):
+            action = None  # "그대로 두고", "가만히 둬", "파란 큐브는 놔두고": leave it where it is
+            self.cur.negated = True
+        if action is None and stem in ("있",):
+            self._fact(end)
+            return j
+        if action is None and not (negated or self.cur.negated or self.cur.excluded):
+            # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context
+            self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
+            self.cur = _Clause()
+            return j
+        self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
+        return j
+
+    def _fact(self, end: int) -> None:
+        cur = self.cur
+        objects = cur.subjects + cur.topics + cur.objects
+        loc = [(r, p) for r, p in cur.places if r in ("location", "source")]
+        if objects and loc:
+            self.out.append(Clause(None, "", cur.start or 0, end, tuple(objects), tuple(loc), fact=True))
+        else:
+            self.out.append(Clause(None, "", cur.start or 0, end, fact=True))
+        self.cur = _Clause()
+
+    def _flush(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
+        segments, self.segments = self.segments, []
+        for segment, segment_end in segments:
+            current, self.cur = self.cur, segment
+            self._flush_clause(action, stem, segment_end, negated)
+            self.cur = current
+        self._flush_clause(action, stem, end, negated, order_after)
+
+    def _flush_clause(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
+        cur = self.cur
+        if cur.start is None or (action is None and cur.empty() and not stem):
+            self.cur = _Clause()
+            return
+        if cur.coordinated:
+            cur.objects.extend(self._object(p) for p in cur.coordinated)
+        order = cur.order or self.next_order
+        if order_after == "before-lead":
+            order = "before-lead"
+        self.next_order = "sequence" if order_after == "sequence" else None
+        negated = negated or cur.negated
+        if action is None and not stem and self.out and self.out[-1].action is not None and (cur.places or cur.objects):
+            # A closing fragment without its verb: "홈으로" (go home); "B위치 먼저 가고 그다음에 A위치" (the verb before)
+            if any(p.key == "home" for _, p in cur.places) or any(o.noun in ("홈", "원점") for o in cur.objects):
+                action = "return_home"
+            elif self.out[-1].action in ("move_to", "transfer", "place", "insert"):
+                action = self.out[-1].action
+        elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
+                any(role in ("goal", "source") for role, _ in cur.places):
+            action = "transfer"  # "빨간색 블록 A에서 B로": the verb left out, the roles say it all
+        if negated and cur.topics:
+            topics = cur.topics  # "병은 그대로 두고": the topic is what to leave alone
+        elif cur.objects or action is None:
+            self.pending_topics.extend(cur.topics)  # "케이블은 센서를 ... 놓은 다음에 2번 빈에 넣어": the later verb's object
+            topics = []
+        else:
+            topics = cur.topics + self.pending_topics
+            self.pending_topics = []
+        subjects = cur.subjects if action is not None and not (cur.objects or topics) else []  # "작업자가 ... 큐브를 넣어": no object
+        objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in topics + cur.objects + subjects
+                   if o.count != 0 or action in ("attach", "detach") and o.noun]
+        # "카메라로": an instrument for work and tools, a container to put things in otherwise ("상자로 옮겨")
+        places = [(("goal" if action not in WORK and action not in ("attach", "detach") else None) if role == "instrument" else role, p)
+                  for role, p in cur.places]
+        places = [(role, p) for role, p in places if role is not None]
+        if action == "transfer" and stem in _MOVE_STEMS and objects and not any(role == "goal" for role, _ in places) and \
+                all(self._is_place(_Phrase(list(korean_morphs(o.text)), o.text)) for o in objects):
+            action = "move_to"  # "A, B 순서로 이동해": the places to go, not objects to carry
+        if action in ("move_to", "return_home") and not negated:
+            places += [("goal", self._as_place(o)) for o in objects]  # "B위치 가": the place to go
+            places.sort(key=lambda rp: self.text.find(rp[1].text, cur.start or 0))  # in the order written
+            objects = []
+        elif action in WORK:
+            places += [("location", self._as_place(o)) for o in objects if self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
+            objects = [o for o in objects if not self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
+        if action is None and not negated and not cur.excluded and not objects and not places:
+            self.out.append(Clause(None, stem, cur.start, end, manner=tuple(cur.manner)))
+        else:
+            self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,
+                                   tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
+        self.cur = _Clause()
+
+    # ------------------------------------------------------------------ meanings
+    def _words(self, phrase: _Phrase) -> list[tuple[str, list[Morph]]]:
+        """The phrase's nominal words: contiguous morphemes joined ("유리"+"컵" -> 유리컵), with their morphemes."""
+        words: list[tuple[str, list[Morph]]] = []
+        for mo in phrase.morphs:
+            if words and words[-1][1][-1].end == mo.start and mo.tag in _COMPOUND and words[-1][1][-1].tag in _COMPOUND:
+                words[-1] = (words[-1][0] + mo.form, words[-1][1] + [mo])
+            else:
+                words.append((mo.form, [mo]))
+        return words
+
+    def _is_place(self, phrase: _Phrase) -> bool:
+        words = [w for w, _ in self._words(phrase)]
+        return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) for w in words) \
+            or any(m.tag == "SN" for m in phrase.morphs)
+
+    def _object(self, phrase: _Phrase) -> ObjectRef:
+        v = self.v
+        color = size = material = None
+        count = ordinal = None
+        nouns: list[str] = []
+        generic = pronoun = False
+        morphs = phrase.morphs
+        for k, mo in enumerate(morphs):
+            nxt = morphs[k + 1].form if k + 1 < len(morphs) else ""
+            if mo.tag == "VA":
+                color = color or v.ko_colors.get(mo.form)
+                size = size or v.ko_sizes.get(mo.form)
+            elif _ordinal(morphs, k, v) is not None:
+                ordinal = _ordinal(morphs, k, v)
+            elif mo.tag in ("MM", "NR", "SN") and (nxt in _COUNTERS or mo.form in v.numbers):
+                count = v.numbers.get(mo.form) or (int(mo.form) if mo.form.isdigit() else None)
+            elif mo.form in ("모든", "전부", "모두"):
+                count = -1
+        words = []
+        for word, parts in self._words(phrase):
+            known = word in v.ko_objects or word in v.ko_places or word in v.ko_colors or word in v.ko_generic or word in v.ko_materials
+            modifiers = [p.form for p in parts[:-1]]
+            if len(parts) > 1 and not known and all(f in v.ko_materials or f in v.ko_colors or f in v.ko_sizes for f in modifiers):
+                words += [(p.form, [p]) for p in parts]  # "플라스틱부품" written as one word: plastic + part (not "계란판")
+            else:
+                words.append((word, parts))
+        for word, parts in words:
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns:
+                continue
+            if word in v.ko_colors:
+                color = color or v.ko_colors[word]
+                continue
+            nouns.append(word)
+        if not nouns:
+            return ObjectRef(phrase.text, None, color, material, size, ordinal, count, generic=True)
+        head = nouns[-1]
+        for mod in nouns[:-1]:
+            material = material or v.ko_materials.get(mod)
+            color = color or v.ko_colors.get(mod)
+        if head in _SELF:
+            # the robot itself (count 0: dropped), unless a tool is attached or released ("그리퍼를 장착")
+            return ObjectRef(phrase.text, v.ko_objects.get(head), generic=head not in v.ko_objects, pronoun=False, count=0)
+        if head in v.ko_pronouns:
+            return ObjectRef(phrase.text, None, pronoun=True)
+        if head in v.ko_generic:
+            return ObjectRef(phrase.text, None, color, material, size, ordinal, -1 if head in ("나머지", "전부", "모두") else count, generic=True)
+        cls = v.ko_objects.get(head) or v.en_objects.get(head.lower())
+        if cls is None and len(nouns) > 1:
+            cls = v.ko_objects.get("".join(nouns[-2:]))
+        if cls is None and v.ko_places.get(head) not in (None, "position", "operator", "home"):
+            cls = v.ko_places[head]  # "트레이는 움직이지 마": a place noun handled as a thing is named as the program names it
+        if cls is None:
+            cls = head.lower()
+        return ObjectRef(phrase.text, cls, color, material, size, ordinal, count)
+
+    def _as_place(self, obj: ObjectRef) -> PlaceRef:
+        morphs = korean_morphs(obj.text)
+        return self._place(_Phrase(list(morphs), obj.text))
+
+    def _place(self, phrase: _Phrase) -> PlaceRef:
+        v = self.v
+        if [w for w, _ in self._words(phrase)] in (["거기"], ["그곳"], ["저기"], ["그쪽"]):
+            return PlaceRef(phrase.text, "there", "there")  # "거기에": the place named before
+        labels = _LABEL.findall(phrase.text)
+        number = None
+        kind = side = None
+        nouns: list[str] = []
+        morphs = phrase.morphs
+        for k, mo in enumerate(morphs):
+            if mo.tag == "SN" and (k + 1 < len(morphs) and morphs[k + 1].form == "번" or k > 0):
+                number = mo.form
+            elif number is None and _ordinal(morphs, k, v) is not None:
+                number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
+        for word, parts in self._words(phrase):
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL:
+                continue
+            if _LABEL.fullmatch(word):
+                continue
+            side = side or v.ko_sides.get(word)
+            nouns.append(word)
+        kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
+        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) for w in nouns]
+        kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
+        if kind is None and nouns:
+            obj = v.ko_objects.get(nouns[-1])
+            kind = f"container:{obj or nouns[-1]}" if not side else "position"
+        label = labels[-1] if labels else number
+        coords = _COORDS.search(phrase.text)
+        values = tuple(float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", coords.group(0))) if coords else None
+        thing = self._object(phrase) if kind and kind.startswith("container:") else None
+        return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
+                        canon(label) if label else None, side, values, thing)
+
+
+def _ordinal(morphs: list[Morph], k: int, v: Vocabulary) -> int | None:
+    """"두 번째", "2번째", "셋째", "첫": the ordinal that starts at morpheme k."""
+    mo = morphs[k]
+    nxt = morphs[k + 1].form if k + 1 < len(morphs) else ""
+    if mo.tag == "NR" and mo.form in v.ordinals:
+        return v.ordinals[mo.form]
+    if mo.tag in ("MM", "NR", "SN") and (nxt in ("번째", "째") or nxt == "번" and k + 2 < len(morphs) and morphs[k + 2].form == "째"):
+        return v.ordinals.get(mo.form) or (int(mo.form) if mo.form.isdigit() else v.numbers.get(mo.form))
+    return None

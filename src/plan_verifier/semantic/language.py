@@ -1,0 +1,169 @@
+"""Language tools the readers share: English lemmas, Korean morphemes, identifiers, fuzzy names.
+
+* English: lemminflect gives part-of-speech-aware lemmas ("shelves" -> shelf as
+  a noun, "left" -> leave as a verb), so vocabulary entries are base forms and
+  any inflection an operator writes reaches them.
+* Korean: Kiwi (kiwipiepy with the kiwipiepy-model package: the model ships on
+  PyPI, nothing is downloaded at run time) splits eojeol into morphemes with
+  their tags, so particles (에서, 로) and endings (-고, -어서, -지 마) are read
+  instead of guessed from substrings. Loading the model costs about a second
+  and 300 MB, so it is loaded lazily, once per process, under a lock: only an
+  instruction or comment with Hangul in it pays for it (`warm_korean` lets a
+  server pay at start-up instead).
+* Names: rapidfuzz scores near-identical spellings ("conveyer"/"conveyor").
+
+Nothing heavy is imported at module import time: `plan-verify check` without
+an instruction never loads these libraries.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_NUMBER = r"-?\d+(?:\.\d+)?"
+#: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'`, `-` inside), numbers, punctuation.
+_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
+_COORDS = re.compile(_NUMBER)
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[\uac00-\ud7a3]+")
+
+_kiwi: Any = None
+_kiwi_lock = threading.Lock()
+
+
+def has_hangul(text: str) -> bool:
+    return _HANGUL.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """An English token with its lemmas (`verb`, `noun`: the word itself when it has none)."""
+
+    text: str
+    low: str
+    start: int
+    end: int
+    kind: str  # word | number | coords | punct
+    verb: str
+    noun: str
+
+    @property
+    def coords(self) -> tuple[float, ...] | None:
+        if self.kind != "coords":
+            return None
+        return tuple(float(v) for v in _COORDS.findall(self.text))
+
+
+@functools.lru_cache(maxsize=8192)
+def verb_lemma(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, upos="VERB")
+    return lemmas[0].lower() if lemmas else word
+
+
+@functools.lru_cache(maxsize=8192)
+def noun_lemma(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, upos="NOUN")
+    return lemmas[0].lower() if lemmas else word
+
+
+@functools.lru_cache(maxsize=4096)
+def english_tokens(text: str) -> tuple[Token, ...]:
+    out = []
+    for m in _EN_TOKEN.finditer(text):
+        raw = m.group(0)
+        low = raw.lower().replace("’", "'")
+        if raw.startswith("(") and len(raw) > 1:
+            kind = "coords"
+        elif raw[0].isalpha():
+            kind = "word"
+        elif raw[0].isdigit() or raw[0] == "#":
+            kind = "number"
+            low = low.lstrip("#")
+        else:
+            kind = "punct"
+        if kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
+            verb, noun = verb_lemma(low), noun_lemma(low)
+        else:
+            verb = noun = low
+        out.append(Token(raw, low, m.start(), m.end(), kind, verb, noun))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Morph:
+    """A Korean morpheme as Kiwi analyses it: the lemma form, its Sejong tag, where it is."""
+
+    form: str
+    tag: str
+    start: int
+    end: int
+
+
+def _load_kiwi() -> Any:
+    global _kiwi
+    if _kiwi is None:
+        with _kiwi_lock:
+            if _kiwi is None:
+                from kiwipiepy import Kiwi
+
+                from plan_verifier.semantic.vocabulary import vocabulary
+
+                kiwi = Kiwi(model_type="cong", load_typo_dict=False, load_multi_dict=False)
+                for noun in sorted(vocabulary().ko_nouns):
+                    kiwi.add_user_word(noun, "NNG", 0.0)  # domain words ("지그", "가접") analysed whole
+                kiwi.tokenize("준비")  # the first analysis builds Kiwi's lazy tables; do it under the lock
+                _kiwi = kiwi
+    return _kiwi
+
+
+def warm_korean() -> None:
+    """Load the Korean model now (a server's configure step) instead of at the first Korean text."""
+    _load_kiwi()
+
+
+_analysis_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=2048)
+def korean_morphs(text: str) -> tuple[Morph, ...]:
+    kiwi = _load_kiwi()
+    with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
+        tokens = kiwi.tokenize(text)
+    return tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens)
+
+
+@functools.lru_cache(maxsize=8192)
+def identifier_words(name: str) -> tuple[str, ...]:
+    """`Red_Cube_Pick`, `redCubePick`, `p_bin3_drop` -> ("Red", "Cube", "Pick") ..., ("p", "bin", "3", "drop").
+
+    Case is kept: a single capital letter is a place label ("A_Grasp_Pose"), a
+    lower-case one (the `p` of `p_pick`) is not.
+    """
+    words: list[str] = []
+    for part in re.split(r"[_\W]+", name):
+        words.extend(_CAMEL.findall(part))
+    return tuple(words)
+
+
+def similar(a: str, b: str) -> float:
+    """0..100: how alike two names are (case and separators ignored)."""
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(_squash(a), _squash(b))
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^0-9a-z\uac00-\ud7a3]", "", name.lower())
+
+
+def canon(label: str) -> str:
+    """A name compared across instruction and plan: `Pos_1`, `pos 1`, `POS1` -> `pos1`."""
+    return _squash(label)

@@ -1,0 +1,126 @@
+"""The meanings the readers use (`data/semantic_lexicon.yaml`), compiled once into lookups.
+
+Only meanings live in the file: inflection is the language tools' job
+(`language.py`), so an entry is a base form ("drop", "옮기") and every
+inflected form reaches it through lemmatisation or morphological analysis.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Mapping
+
+from plan_verifier import yaml_text
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    en_actions: Mapping[str, str]  # verb lemma or "verb particle" -> action
+    ko_actions: Mapping[str, str]  # Korean stem -> action
+    en_prepositions: Mapping[str, str]  # one- to three-word preposition -> source | goal | location | recipient
+    ko_particles: Mapping[str, str]
+    en_places: Mapping[str, str]  # noun (or two-word noun) -> place class
+    ko_places: Mapping[str, str]
+    en_sides: Mapping[str, str]
+    ko_sides: Mapping[str, str]
+    en_objects: Mapping[str, str]  # noun -> object class (synonyms share one)
+    ko_objects: Mapping[str, str]
+    en_generic: frozenset[str]
+    ko_generic: frozenset[str]
+    en_pronouns: frozenset[str]
+    ko_pronouns: frozenset[str]
+    en_colors: Mapping[str, str]
+    ko_colors: Mapping[str, str]
+    en_materials: Mapping[str, str]
+    ko_materials: Mapping[str, str]
+    en_sizes: Mapping[str, str]
+    ko_sizes: Mapping[str, str]
+    ordinals: Mapping[str, int]
+    numbers: Mapping[str, int]
+    en_all: frozenset[str]
+    ko_all: frozenset[str]
+    en_manner: Mapping[str, str]  # word or phrase -> slow | fast | firm
+    ko_manner: Mapping[str, str]
+    en_fragile: frozenset[str]  # properties that ask for gentle handling ("fragile")
+    ko_fragile: frozenset[str]
+    en_sequence: frozenset[str]
+    ko_sequence: frozenset[str]
+    en_first: frozenset[str]  # order words that put their clause before all that follows ("first", "to start")
+    ko_first: frozenset[str]
+    en_before: frozenset[str]
+    en_after: frozenset[str]
+    leave_alone: frozenset[str]
+    structural: frozenset[str]
+    ko_structural: frozenset[str]  # Korean motion words of comments ("접근", "하강"): no object, no place
+    ko_nouns: frozenset[str]  # Korean nouns of two or more syllables to register with the analyser
+    ko_noun_verbs: frozenset[str]  # Korean action nouns (이동, 용접): with 하다 a verb, alone at a clause's end too
+    object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
+    related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
+    place_classes: frozenset[str]
+
+
+def _by_language(section: Mapping[str, Any], language: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for canonical, forms in section.items():
+        for form in forms.get(language, ()):
+            out.setdefault(" ".join(str(form).lower().split()), canonical)
+    return out
+
+
+def _inverse(section: Mapping[str, list]) -> dict[str, str]:
+    return {" ".join(str(form).lower().split()): role for role, forms in section.items() for form in forms}
+
+
+@functools.lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    text = resources.files("plan_verifier.data").joinpath("semantic_lexicon.yaml").read_text(encoding="utf-8")
+    data = yaml_text.load(text)
+    words = lambda key, lang: frozenset(str(w).lower() for w in data[key][lang])  # noqa: E731
+    return Vocabulary(
+        en_actions=_by_language(data["actions"], "en"),
+        ko_actions=_by_language(data["actions"], "ko"),
+        en_prepositions=_inverse(data["prepositions"]),
+        ko_particles=_inverse(data["particles"]),
+        en_places=_by_language(data["places"], "en"),
+        ko_places=_by_language(data["places"], "ko"),
+        en_sides=_by_language(data["sides"], "en"),
+        ko_sides=_by_language(data["sides"], "ko"),
+        en_objects=_by_language(data["objects"], "en"),
+        ko_objects=_by_language(data["objects"], "ko"),
+        en_generic=words("generic_objects", "en"),
+        ko_generic=words("generic_objects", "ko"),
+        en_pronouns=words("pronouns", "en"),
+        ko_pronouns=words("pronouns", "ko"),
+        en_colors=_by_language(data["colors"], "en"),
+        ko_colors=_by_language(data["colors"], "ko"),
+        en_materials=_by_language(data["materials"], "en"),
+        ko_materials=_by_language(data["materials"], "ko"),
+        en_sizes=_by_language(data["sizes"], "en"),
+        ko_sizes=_by_language(data["sizes"], "ko"),
+        ordinals={str(k).lower(): int(v) for k, v in data["ordinals"].items()},
+        numbers={str(k).lower(): int(v) for k, v in data["numbers"].items()},
+        en_all=words("all_words", "en"),
+        ko_all=words("all_words", "ko"),
+        en_manner=_by_language(data["manner"], "en"),
+        ko_manner=_by_language(data["manner"], "ko"),
+        en_fragile=words("fragile", "en"),
+        ko_fragile=words("fragile", "ko"),
+        en_sequence=words("sequence", "en"),
+        ko_sequence=words("sequence", "ko"),
+        en_first=words("first", "en"),
+        ko_first=words("first", "ko"),
+        en_before=words("before", "en"),
+        en_after=words("after", "en"),
+        leave_alone=frozenset(str(w).lower() for w in data["leave_alone"]),
+        structural=words("structural", "en"),
+        ko_structural=words("structural", "ko"),
+        ko_nouns=frozenset(w for section in ("places", "objects", "sides") for forms in data[section].values()
+                           for w in forms.get("ko", ()) if len(str(w)) > 1 and " " not in str(w))
+                 | frozenset(str(w) for w in data["ko_noun_verbs"]),
+        ko_noun_verbs=frozenset(str(w) for w in data["ko_noun_verbs"]),
+        object_classes=frozenset(data["objects"]),
+        related_objects=frozenset(frozenset((a, b)) for group in data["related_objects"] for a in group for b in group if a != b),
+        place_classes=frozenset(data["places"]),
+    )

@@ -1,0 +1,133 @@
+"""The blind semantic evaluation set (test/fixtures/semantic_blind/): valid structure, honest labels, clean programs.
+
+The set measures the semantic stage on language it was never tuned on, so every
+verdict must come from the instruction alone: each program has to be correct
+robot code that nothing before the semantic stage can reject. Here every case is
+checked at level STANDARD (never FULL: the labels are the authors' judgement,
+not the grader's) and must be approved with no CRITICAL and no WARNING finding;
+the only exception is a FAIL case *about speed*, which may declare the velocity
+warnings its deliberately fast moves raise (`standard_warnings`), and must then
+really raise them.
+"""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from plan_verifier import yaml_text
+from plan_verifier.evaluation import devset
+from plan_verifier.findings import Severity
+from plan_verifier.graph.embedded import EmbeddedGraph
+from plan_verifier.pipeline import Verifier
+
+BLIND = Path(__file__).resolve().parent / "fixtures" / "semantic_blind"
+
+SUBTYPES = {
+    "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",
+    "wrong_manner", "missing_step", "extra_task", "wrong_action", "negation_violated",
+}
+STYLES = {"named_inline", "positional_assign", "define_named", "json"}
+LANGUAGES = {"en", "ko", "mixed"}
+CELLS = {"weld_cell", "assembly_cell"}
+KEYS = ["id", "natural_language", "plan_format", "cell", "expected_verdict", "error_subtype",
+        "error_description", "style", "language", "tags"]
+#: The only warnings a case may declare: a deliberately fast program trips the velocity rule.
+SPEED_WARNINGS = {"R-SAF-002"}
+
+
+def _load() -> list[tuple[str, dict]]:
+    cases = []
+    for path in sorted(BLIND.glob("*.yaml")):
+        data = yaml_text.load(path.read_text(encoding="utf-8"))
+        assert isinstance(data, dict) and isinstance(data.get("cases"), list), path.name
+        cases.extend((path.name, case) for case in data["cases"])
+    return cases
+
+
+CASES = _load()
+
+
+def _program(case: dict) -> str:
+    return case["json_plan"] if case["plan_format"] == "json" else case["tdl_code"]
+
+
+@pytest.fixture(scope="module")
+def verifiers() -> dict:
+    made = {None: Verifier(level="STANDARD")}
+    made.update({cell: Verifier(graph=EmbeddedGraph.from_file(cell), level="STANDARD") for cell in CELLS})
+    return made
+
+
+def test_size_and_mix() -> None:
+    assert len(CASES) >= 200
+    verdicts = collections.Counter(case["expected_verdict"] for _, case in CASES)
+    assert min(verdicts["PASS"], verdicts["FAIL"]) >= 0.35 * len(CASES), verdicts
+    subtypes = collections.Counter(case["error_subtype"] for _, case in CASES if case["error_subtype"])
+    assert set(subtypes) == SUBTYPES and min(subtypes.values()) >= 5, subtypes
+    languages = collections.Counter(case["language"] for _, case in CASES)
+    assert languages["ko"] >= 0.35 * len(CASES) and languages["ko"] + languages["mixed"] >= 0.40 * len(CASES), languages
+    assert {case["style"] for _, case in CASES} == STYLES
+    assert {case["cell"] for _, case in CASES if case["plan_format"] == "json"} == CELLS
+    # correct programs with names that say little or nothing, so the grader's abstention is measured too
+    assert sum(1 for _, c in CASES if "opaque_names" in c["tags"] and c["expected_verdict"] == "PASS") >= 10
+
+
+def test_ids_are_unique_and_blind() -> None:
+    ids = [case["id"] for _, case in CASES]
+    assert len(ids) == len(set(ids)), [i for i, n in collections.Counter(ids).items() if n > 1]
+    assert all(i.startswith("BLIND-") for i in ids)
+
+
+@pytest.mark.parametrize(("name", "case"), CASES, ids=[c["id"] for _, c in CASES])
+def test_case_structure_and_label(name: str, case: dict) -> None:
+    assert list(case)[: len(KEYS)] == KEYS, name
+    assert set(case) - set(KEYS) <= {"standard_warnings", "tdl_code", "json_plan"}
+    assert case["natural_language"].strip() == case["natural_language"] and case["natural_language"]
+    assert case["language"] in LANGUAGES and case["style"] in STYLES
+    assert isinstance(case["tags"], list) and all(isinstance(t, str) for t in case["tags"])
+    if case["plan_format"] == "json":
+        assert case["style"] == "json" and case["cell"] in CELLS and case["json_plan"].strip()
+        assert "tdl_code" not in case
+    else:
+        assert case["plan_format"] == "tdl" and case["style"] != "json" and case["cell"] is None
+        assert case["tdl_code"].strip() and "json_plan" not in case
+    if case["expected_verdict"] == "PASS":
+        assert case["error_subtype"] is None and case["error_description"] is None
+        assert "standard_warnings" not in case
+    else:
+        assert case["expected_verdict"] == "FAIL"
+        assert case["error_subtype"] in SUBTYPES
+        assert isinstance(case["error_description"], str) and len(case["error_description"]) > 15
+        declared = set(case.get("standard_warnings") or ())
+        assert declared <= SPEED_WARNINGS and (not declared or case["error_subtype"] == "wrong_manner")
+
+
+def test_pairs_have_a_twin_of_the_other_verdict() -> None:
+    """A case tagged `pair` shares its instruction with a case of the opposite verdict."""
+    verdicts = collections.defaultdict(set)
+    for _, case in CASES:
+        verdicts[case["natural_language"]].add(case["expected_verdict"])
+    lonely = [c["id"] for _, c in CASES if "pair" in c["tags"] and verdicts[c["natural_language"]] != {"PASS", "FAIL"}]
+    assert not lonely
+
+
+@pytest.mark.parametrize(("name", "case"), CASES, ids=[c["id"] for _, c in CASES])
+def test_program_is_clean_at_standard(name: str, case: dict, verifiers: dict) -> None:
+    report = verifiers[case["cell"]].verify(_program(case), plan_format=case["plan_format"], level="STANDARD")
+    raised = {f.rule_id for f in report.findings if f.severity is Severity.WARNING}
+    critical = [f"{f.rule_id}: {f.message}" for f in report.findings if f.severity is Severity.CRITICAL]
+    declared = set(case.get("standard_warnings") or ())
+    assert report.verdict != "FAIL" and not critical, critical
+    assert raised == declared, sorted(f"{f.rule_id}: {f.message}" for f in report.findings if f.severity is Severity.WARNING)
+
+
+def test_the_evaluation_loader_reads_the_set() -> None:
+    """`plan-verify eval test/fixtures/semantic_blind` reads every case, cells resolved to the shipped files."""
+    loaded = devset.load([BLIND])
+    assert [c["id"] for c in loaded] == [case["id"] for _, case in CASES]
+    for case in loaded:
+        if case["plan_format"] == "json":
+            assert Path(case["metadata"]["cell"]).is_file()
