@@ -104,8 +104,14 @@ class RosSide:
         self._thread.start()
         self._clients: dict[tuple[Any, str], Any] = {}
 
-    def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *, server: NodeProcess) -> Any:
-        """One client per server process: a node restarted under the same name must match a new client (qos.wait_until_ready)."""
+    def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *, server: NodeProcess,
+             resend_after: float | None = None) -> Any:
+        """One client per server process: a node restarted under the same name must match a new client (qos.wait_until_ready).
+
+        `resend_after` (for queries only, never for calls that change state): a
+        response the server sent before it had matched this client's reader is
+        lost (ros2/rmw_fastrtps#467, see qos); the query is sent again after
+        that many seconds without an answer, until `timeout`."""
         key = (srv_type, name, server.proc.pid)
         if key not in self._clients:
             client = self.node.create_client(srv_type, name, qos_profile=qos.CLIENT)
@@ -114,11 +120,16 @@ class RosSide:
             self._clients[key] = client
         client = self._clients[key]
         done = threading.Event()
-        future = client.call_async(request)
-        future.add_done_callback(lambda _: done.set())
-        if not done.wait(timeout):
-            raise AssertionError(f"no answer from {name} within {timeout} s")
-        return future.result()
+        deadline = time.monotonic() + timeout
+        while True:
+            future = client.call_async(request)
+            future.add_done_callback(lambda _: done.set())
+            left = deadline - time.monotonic()
+            if done.wait(min(left, resend_after) if resend_after else left):
+                return future.result()
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"no answer from {name} within {timeout} s")
+            client.remove_pending_request(future)
 
     def subscribe(self, msg_type: Any, topic: str, qos: QoSProfile | int = 100) -> Inbox:
         inbox = Inbox()
@@ -210,7 +221,7 @@ def change_state(ros: RosSide, node: NodeProcess, transition: int) -> bool:
 
 
 def get_state(ros: RosSide, node: NodeProcess) -> str:
-    return ros.call(GetState, node.service("get_state"), GetState.Request(), server=node).current_state.label
+    return ros.call(GetState, node.service("get_state"), GetState.Request(), server=node, resend_after=5.0).current_state.label
 
 
 def bring_up(ros: RosSide, node: NodeProcess) -> None:
