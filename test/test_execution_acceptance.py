@@ -13,13 +13,21 @@ verdicts end to end.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT
 from plan_verifier.findings import Severity
 from plan_verifier.graph.embedded import EmbeddedGraph
+from plan_verifier.graph.model import parse_cell
 from plan_verifier.graph.open import open_graph
+from plan_verifier.kinematics import arm_for
+from plan_verifier.kinematics.bodies import body_set
+from plan_verifier.orientation import rotation
 from plan_verifier.pipeline import Verifier
+from plan_verifier.robots.spec import load_robot
 
 #: Contract section 7's example cell: Fixture_1, a 200 x 300 x 250 mm box at x = 600.
 FIXTURE_CELL = FIXTURES / "cells" / "fixture_cell.yaml"
@@ -126,3 +134,88 @@ def test_the_robots_real_joints_decide_the_branch() -> None:
     from_behind = ur10e().verify(plan, start_joints=[0, -90, 90, -90, -90, 0])
     assert not from_behind.approved and from_behind.execution["start"] == {"joints_deg": [0, -90, 90, -90, -90, 0], "source": "request"}
     assert {f.rule_id for f in from_behind.findings if f.severity is Severity.CRITICAL} == {"R-COL-001"}
+
+
+# --------------------------------------------------------------------------- obstacles on random segments
+
+#: Moderate: each example verifies the plan three times (no obstacle, on the path, moved clear).
+PROPERTY = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+ROBOT = load_robot("ur10e")
+#: Tool 0's bodies (the program's `tool=0`): the swept volume the moved obstacle must keep 100 mm from.
+BODIES = body_set(arm_for(ROBOT), ROBOT.tools[0].tool_shape)
+CLEAR_MM = 100.0
+
+#: Tool-down targets in front of the robot, away from the base axis and the edge of the workspace.
+points = st.tuples(st.floats(350.0, 800.0), st.floats(-400.0, 400.0), st.floats(200.0, 500.0))
+
+
+def _cell(*obstacles: dict) -> EmbeddedGraph:
+    return EmbeddedGraph(parse_cell({
+        "name": "random_obstacle", "initial_state": {"position": "Home", "tool": "none"}, "floor_z_mm": 0, "clearance_mm": 10,
+        "positions": [{"name": "Home", "role": "home", "pose": [600, 0, 450, 180, 0, 0]}],
+        "moves": [], "one_way_moves": [], "tools": [], "routines": [], "collision_objects": list(obstacles)}))
+
+
+def _box(center, size, rpy) -> dict:
+    return {"name": "Box", "shape": "box", "size": [round(v, 3) for v in size], "pose": [*(round(v, 3) for v in center), *rpy]}
+
+
+def _box_vertices(center: np.ndarray, size, rpy) -> np.ndarray:
+    corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * np.array(size) / 2.0
+    return center + corners @ rotation(*rpy).T
+
+
+def _swept_bounds(report) -> tuple[np.ndarray, np.ndarray]:
+    """An axis-aligned box that holds every body at every instant of the run: the capsules at the run's
+    samples (forward kinematics), grown by their radii and by how far a body can travel between two samples."""
+    lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+    for motion in report.motion.motions:
+        q = np.radians(np.asarray(motion.q_deg, dtype=float))
+        ends = BODIES.segments(q)  # (N, B, 2, 3)
+        travel = BODIES.motion_bound(q[:-1], q[1:]).max(axis=0) if len(q) > 1 else 0.0
+        grow = (BODIES.radii + travel)[None, :, None]
+        lo = np.minimum(lo, (ends.min(axis=2) - grow).min(axis=(0, 1)))
+        hi = np.maximum(hi, (ends.max(axis=2) + grow).max(axis=(0, 1)))
+    return lo, hi
+
+
+def _moved_clear(center: np.ndarray, size, rpy, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The box shifted horizontally (the shortest of +-x, +-y) until it is CLEAR_MM outside the swept bounds."""
+    vertices = _box_vertices(center, size, rpy)
+    shifts = []
+    for axis in (0, 1):
+        shifts.append((axis, hi[axis] + CLEAR_MM - vertices[:, axis].min()))
+        shifts.append((axis, lo[axis] - CLEAR_MM - vertices[:, axis].max()))
+    axis, shift = min(shifts, key=lambda item: abs(item[1]))
+    moved = center.copy()
+    moved[axis] += shift
+    return moved
+
+
+def _critical_execution(report) -> set[str]:
+    return {f.rule_id for f in report.findings if f.severity is Severity.CRITICAL and f.rule_id.startswith(("R-KIN", "R-COL"))}
+
+
+@PROPERTY
+@given(start=points, end=points, yaw=st.floats(-90.0, 90.0), fraction=st.floats(0.05, 0.95), height=st.floats(20.0, 175.0),
+       size=st.tuples(*[st.floats(10.0, 120.0)] * 3), rpy=st.tuples(*[st.floats(-180.0, 180.0)] * 3))
+def test_a_box_on_a_random_linear_path_is_always_found_and_clears_when_moved_away(start, end, yaw, fraction, height, size, rpy) -> None:
+    """A box at least 10 mm thick whose centre the tool or the flange passes through (on the tool axis,
+    `height` mm above the TCP at some instant of the line) is always reported by R-COL-002; the same
+    box moved 100 mm clear of every body over the whole run gives no R-COL-002."""
+    a, b = np.array(start), np.array(end)
+    assume(np.linalg.norm(b - a) >= 50.0)
+    plan = program(joint(*a, 180, 0, yaw), linear(*b, 180, 0, yaw))
+    free = ur10e().verify(plan)
+    assume(not _critical_execution(free))  # the path itself is fine: nothing but the box may stop it
+
+    center = a + fraction * (b - a) + np.array([0.0, 0.0, height])
+    hit = Verifier(ROBOT, graph=_cell(_box(center, size, rpy))).verify(plan)
+    found = [f for f in hit.findings if f.rule_id == "R-COL-002"]
+    assert found and all(f.evidence["object"] == "Box" for f in found), [(f.rule_id, f.message) for f in hit.findings]
+    assert not hit.approved
+
+    moved = _moved_clear(center, size, rpy, *_swept_bounds(free))
+    clear = Verifier(ROBOT, graph=_cell(_box(moved, size, rpy))).verify(plan)
+    assert not [f.message for f in clear.findings if f.rule_id in ("R-COL-002", "R-COL-004")]
+    assert _critical_execution(clear) == set()
