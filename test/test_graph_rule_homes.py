@@ -2,8 +2,8 @@
 
 The source tree is read as Python (its string literals and f-string
 templates; docstrings and comments are documentation and may name rules).
-No R-GRF id is spelt out anywhere but in the module of that rule (other code
-refers to the rule's class). Every message, seed 003 feedback line and tool
+That no rule id is spelt out as code outside its module is checked for
+every family in `test_rule_homes.py`. Every message, seed 003 feedback line and tool
 conflict that the graph rules produce for the pinned plans of
 `test_graph_views.py` is written in the module of the rule that produced it
 and in no other. A repair hint is written in its rule's module or by the
@@ -26,30 +26,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from test_graph_views import PLANS, _verifier
-from plan_verifier import rules as registry
+from test_rule_homes import SOURCE, _strings, home
 
-SOURCE = ROOT / "src" / "plan_verifier"
 SHARED_HINTS = SOURCE / "graph" / "repair.py"
-GRAPH_RULE_ID = re.compile(r"R-GRF-\d{3}")
 _LABEL = re.compile(r"^(Step \d+|Start): (Hint: )?")
 _MIN_LETTERS = 6  # templates with fewer literal letters ("{label}: {text}") match anything
-
-
-def _home(rule_id: str) -> Path:
-    return SOURCE / "rules" / "grf" / f"r_grf_{rule_id[-3:]}.py"
-
-
-def _strings(tree: ast.AST) -> list[ast.Constant | ast.JoinedStr]:
-    """String literals and f-strings, without docstrings and without the pieces of f-strings."""
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-    pieces = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
-    return [node for node in ast.walk(tree)
-            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings | pieces)
-            or isinstance(node, ast.JoinedStr)]
 
 
 def _template(node: ast.Constant | ast.JoinedStr) -> tuple[re.Pattern, int] | None:
@@ -78,18 +60,6 @@ def _written_in(text: str) -> tuple[set[Path], set[Path]]:
     matches = [(path, size) for path, (_, templates) in _sources().items() for pattern, size in templates if pattern.fullmatch(text)]
     best = max((size for _, size in matches), default=0)
     return {path for path, _ in matches}, {path for path, size in matches if size == best}
-
-
-def test_no_graph_rule_id_is_spelt_out_outside_its_module() -> None:
-    graph_rules = [r.id for r in registry.all_rules() if r.id.startswith("R-GRF-")]
-    assert len(graph_rules) == 12
-    for rule_id in graph_rules:
-        assert rule_id in _sources()[_home(rule_id)][0], f"{rule_id} does not name itself in {_home(rule_id).name}"
-    for path, (literals, _) in _sources().items():
-        for literal in literals:
-            for rule_id in GRAPH_RULE_ID.findall(literal):
-                assert literal.strip() != rule_id or path == _home(rule_id), \
-                    f"{path.relative_to(ROOT)} spells out {rule_id}: refer to the rule's class instead"
 
 
 @lru_cache(maxsize=1)
@@ -122,8 +92,8 @@ def test_graph_wording_lives_in_its_rule_module(rule_id: str, kind: str, text: s
     anywhere, written = _written_in(text)
     where = sorted(str(p.relative_to(SOURCE)) for p in written)
     if kind == "hint":
-        assert anywhere & {_home(rule_id), SHARED_HINTS}, f"{text!r} is written in {where}"
-        graph_rules = {p for p in written if p.parent == _home(rule_id).parent and p.name.startswith("r_grf_")}
-        assert graph_rules <= {_home(rule_id)}, f"{text!r} is written in {where}"
+        assert anywhere & {home(rule_id), SHARED_HINTS}, f"{text!r} is written in {where}"
+        graph_rules = {p for p in written if p.parent == home(rule_id).parent and p.name.startswith("r_grf_")}
+        assert graph_rules <= {home(rule_id)}, f"{text!r} is written in {where}"
     else:
-        assert anywhere == {_home(rule_id)}, f"{text!r} is written in {sorted(str(p.relative_to(SOURCE)) for p in anywhere)}"
+        assert anywhere == {home(rule_id)}, f"{text!r} is written in {sorted(str(p.relative_to(SOURCE)) for p in anywhere)}"

@@ -4,7 +4,9 @@ Each fixture lists cases with a plan and the exact findings of that rule the
 plan must produce (`expect: []` for passing cases). A case with `llm_answers`
 runs the llm semantic grader against a local chat-completions server that
 gives those answers in turn (test/chat_server.py); a case with `graph_uri`
-is checked against the Neo4j backend at that URI. For rules after the syntax
+is checked against the Neo4j backend at that URI; a case with `start_joints`
+starts the execution level from those joints (what the node reads from
+/joint_states). For rules after the syntax
 stage, a case must also be free of syntax errors, so a "passing" case really
 exercised the rule instead of being skipped.
 
@@ -134,6 +136,7 @@ def test_rule_case(data: dict, case: dict) -> None:
             instruction=case.get("instruction"),
             start_position=case.get("start_position"),
             start_tool=case.get("start_tool"),
+            start_joints=case.get("start_joints"),
             options=VerifyOptions.from_mapping(options),
         )
     if rule.category is not Category.SYNTAX:
