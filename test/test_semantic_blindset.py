@@ -1,6 +1,6 @@
-"""The blind semantic evaluation set (test/fixtures/semantic_blind/): valid structure, honest labels, clean programs.
+"""The blind semantic evaluation sets (test/fixtures/semantic_blind*/): valid structure, honest labels, clean programs.
 
-The set measures the semantic stage on language it was never tuned on, so every
+Each set measures the semantic stage on language it was never tuned on, so every
 verdict must come from the instruction alone: each program has to be correct
 robot code that nothing before the semantic stage can reject. Here every case is
 checked at level STANDARD (never FULL: the labels are the authors' judgement,
@@ -8,6 +8,10 @@ not the grader's) and must be approved with no CRITICAL and no WARNING finding;
 the only exception is a FAIL case *about speed*, which may declare the velocity
 warnings its deliberately fast moves raise (`standard_warnings`), and must then
 really raise them.
+
+`semantic_blind2` was written later, blind to the grader *and* after the stage
+had been tuned on `semantic_blind`; it shares no instruction with the first set,
+so it stays an honest measure once the first one has been used for tuning.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from plan_verifier.findings import Severity
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.pipeline import Verifier
 
-BLIND = Path(__file__).resolve().parent / "fixtures" / "semantic_blind"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: Each blind set and the prefix of its case ids (ids stay unique when the sets are evaluated together).
+SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-"}
 
 SUBTYPES = {
     "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",
@@ -38,16 +44,18 @@ KEYS = ["id", "natural_language", "plan_format", "cell", "expected_verdict", "er
 SPEED_WARNINGS = {"R-SAF-002"}
 
 
-def _load() -> list[tuple[str, dict]]:
+def _load(folder: Path) -> list[tuple[str, dict]]:
     cases = []
-    for path in sorted(BLIND.glob("*.yaml")):
+    for path in sorted(folder.glob("*.yaml")):
         data = yaml_text.load(path.read_text(encoding="utf-8"))
         assert isinstance(data, dict) and isinstance(data.get("cases"), list), path.name
         cases.extend((path.name, case) for case in data["cases"])
     return cases
 
 
-CASES = _load()
+CASES = {name: _load(FIXTURES / name) for name in SETS}
+ALL = [(name, file, case) for name, cases in CASES.items() for file, case in cases]
+ALL_IDS = [case["id"] for _, _, case in ALL]
 
 
 def _program(case: dict) -> str:
@@ -61,29 +69,36 @@ def verifiers() -> dict:
     return made
 
 
-def test_size_and_mix() -> None:
-    assert len(CASES) >= 200
-    verdicts = collections.Counter(case["expected_verdict"] for _, case in CASES)
-    assert min(verdicts["PASS"], verdicts["FAIL"]) >= 0.35 * len(CASES), verdicts
-    subtypes = collections.Counter(case["error_subtype"] for _, case in CASES if case["error_subtype"])
+@pytest.mark.parametrize("name", SETS)
+def test_size_and_mix(name: str) -> None:
+    cases = CASES[name]
+    assert len(cases) >= 200
+    verdicts = collections.Counter(case["expected_verdict"] for _, case in cases)
+    assert min(verdicts["PASS"], verdicts["FAIL"]) >= 0.35 * len(cases), verdicts
+    subtypes = collections.Counter(case["error_subtype"] for _, case in cases if case["error_subtype"])
     assert set(subtypes) == SUBTYPES and min(subtypes.values()) >= 5, subtypes
-    languages = collections.Counter(case["language"] for _, case in CASES)
-    assert languages["ko"] >= 0.35 * len(CASES) and languages["ko"] + languages["mixed"] >= 0.40 * len(CASES), languages
-    assert {case["style"] for _, case in CASES} == STYLES
-    assert {case["cell"] for _, case in CASES if case["plan_format"] == "json"} == CELLS
+    languages = collections.Counter(case["language"] for _, case in cases)
+    assert languages["ko"] >= 0.35 * len(cases) and languages["ko"] + languages["mixed"] >= 0.40 * len(cases), languages
+    assert {case["style"] for _, case in cases} == STYLES
+    assert {case["cell"] for _, case in cases if case["plan_format"] == "json"} == CELLS
     # correct programs with names that say little or nothing, so the grader's abstention is measured too
-    assert sum(1 for _, c in CASES if "opaque_names" in c["tags"] and c["expected_verdict"] == "PASS") >= 10
+    assert sum(1 for _, c in cases if "opaque_names" in c["tags"] and c["expected_verdict"] == "PASS") >= 10
 
 
 def test_ids_are_unique_and_blind() -> None:
-    ids = [case["id"] for _, case in CASES]
-    assert len(ids) == len(set(ids)), [i for i, n in collections.Counter(ids).items() if n > 1]
-    assert all(i.startswith("BLIND-") for i in ids)
+    assert len(ALL_IDS) == len(set(ALL_IDS)), [i for i, n in collections.Counter(ALL_IDS).items() if n > 1]
+    assert all(case["id"].startswith(SETS[name]) for name, _, case in ALL)
 
 
-@pytest.mark.parametrize(("name", "case"), CASES, ids=[c["id"] for _, c in CASES])
-def test_case_structure_and_label(name: str, case: dict) -> None:
-    assert list(case)[: len(KEYS)] == KEYS, name
+def test_the_second_set_shares_no_instruction_with_the_first() -> None:
+    """Written apart: a grader tuned on `semantic_blind` has seen none of `semantic_blind2`'s instructions."""
+    first = {case["natural_language"] for _, case in CASES["semantic_blind"]}
+    assert not [case["id"] for _, case in CASES["semantic_blind2"] if case["natural_language"] in first]
+
+
+@pytest.mark.parametrize(("name", "file", "case"), ALL, ids=ALL_IDS)
+def test_case_structure_and_label(name: str, file: str, case: dict) -> None:
+    assert list(case)[: len(KEYS)] == KEYS, file
     assert set(case) - set(KEYS) <= {"standard_warnings", "tdl_code", "json_plan"}
     assert case["natural_language"].strip() == case["natural_language"] and case["natural_language"]
     assert case["language"] in LANGUAGES and case["style"] in STYLES
@@ -105,17 +120,18 @@ def test_case_structure_and_label(name: str, case: dict) -> None:
         assert declared <= SPEED_WARNINGS and (not declared or case["error_subtype"] == "wrong_manner")
 
 
-def test_pairs_have_a_twin_of_the_other_verdict() -> None:
+@pytest.mark.parametrize("name", SETS)
+def test_pairs_have_a_twin_of_the_other_verdict(name: str) -> None:
     """A case tagged `pair` shares its instruction with a case of the opposite verdict."""
     verdicts = collections.defaultdict(set)
-    for _, case in CASES:
+    for _, case in CASES[name]:
         verdicts[case["natural_language"]].add(case["expected_verdict"])
-    lonely = [c["id"] for _, c in CASES if "pair" in c["tags"] and verdicts[c["natural_language"]] != {"PASS", "FAIL"}]
+    lonely = [c["id"] for _, c in CASES[name] if "pair" in c["tags"] and verdicts[c["natural_language"]] != {"PASS", "FAIL"}]
     assert not lonely
 
 
-@pytest.mark.parametrize(("name", "case"), CASES, ids=[c["id"] for _, c in CASES])
-def test_program_is_clean_at_standard(name: str, case: dict, verifiers: dict) -> None:
+@pytest.mark.parametrize(("name", "file", "case"), ALL, ids=ALL_IDS)
+def test_program_is_clean_at_standard(name: str, file: str, case: dict, verifiers: dict) -> None:
     report = verifiers[case["cell"]].verify(_program(case), plan_format=case["plan_format"], level="STANDARD")
     raised = {f.rule_id for f in report.findings if f.severity is Severity.WARNING}
     critical = [f"{f.rule_id}: {f.message}" for f in report.findings if f.severity is Severity.CRITICAL]
@@ -124,10 +140,11 @@ def test_program_is_clean_at_standard(name: str, case: dict, verifiers: dict) ->
     assert raised == declared, sorted(f"{f.rule_id}: {f.message}" for f in report.findings if f.severity is Severity.WARNING)
 
 
-def test_the_evaluation_loader_reads_the_set() -> None:
-    """`plan-verify eval test/fixtures/semantic_blind` reads every case, cells resolved to the shipped files."""
-    loaded = devset.load([BLIND])
-    assert [c["id"] for c in loaded] == [case["id"] for _, case in CASES]
+@pytest.mark.parametrize("name", SETS)
+def test_the_evaluation_loader_reads_the_set(name: str) -> None:
+    """`plan-verify eval test/fixtures/<set>` reads every case, cells resolved to the shipped files."""
+    loaded = devset.load([FIXTURES / name])
+    assert [c["id"] for c in loaded] == [case["id"] for _, case in CASES[name]]
     for case in loaded:
         if case["plan_format"] == "json":
             assert Path(case["metadata"]["cell"]).is_file()
