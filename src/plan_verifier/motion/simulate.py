@@ -339,8 +339,9 @@ class _Run:
         k, j = np.unravel_index(int(np.argmax(share)), share.shape)
         if share[k, j] <= SPEED_SHARE:
             return
-        names = [joint.name for joint in self.arm.spec.joints]
-        needed, limit = math.degrees(rates[k, j]), math.degrees(self.arm.max_speed[j])
+        joints = self.arm.spec.joints
+        names = [joint.name for joint in joints]
+        needed, limit = math.degrees(rates[k, j]), float(joints[j].max_speed_deg_s)  # the spec's figure, not a radian round trip
         at = float((s[k] + s[k + 1]) / 2)
         if share[k, j] > 1.0 and (close[k] or close[k + 1]):
             measures = self.arm.singularity(q[k:k + 2], mount.tcp)
