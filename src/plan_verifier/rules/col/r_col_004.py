@@ -32,7 +32,10 @@ class RCol004(ExecutionRule):
     severity = Severity.WARNING
 
     def judge(self, execution, ctx):
-        near = [a for a in execution.approaches if a.kind in ("floor", "object") and a.distance_mm >= 0.0]
+        # At the 0.1 mm the message shows: a body exactly at the clearance is not closer than it
+        # (the distance engine rounds down by a hair so that it never over-estimates).
+        near = [a for a in execution.approaches
+                if a.kind in ("floor", "object") and a.distance_mm >= 0.0 and round(a.distance_mm, 1) < execution.clearance_mm]
         for kind in ("floor", "object"):
             for worst, group in deepest(near, kind, execution.clearance_mm):
                 motion = worst.motion
