@@ -91,7 +91,7 @@ _TEXTS = (
     ("start_tool", "", "The tool it starts with; empty = the cell's initial state (else none)."),
     ("start_joints_deg", "", "Its joints at start, degrees comma-separated; empty = the robot spec's home_joints_deg."),
     ("joint_names", "", "Joint names in JointState/JointTrajectory, comma-separated in the spec's order; empty = the spec's names."),
-    ("joint_states_topic", "/joint_states", "sensor_msgs/JointState out: the simulated joints."),
+    ("joint_states_topic", "joint_states", "sensor_msgs/JointState out: the simulated joints (relative: /joint_states in the root namespace)."),
     ("trajectory_topic", "~/joint_trajectory", "trajectory_msgs/JointTrajectory out: each job's whole trajectory, at its start."),
 )
 _STATE = {STARTED: ExecutionStatus.STATE_RUNNING, SUCCEEDED: ExecutionStatus.STATE_SUCCEEDED, ABORTED: ExecutionStatus.STATE_ABORTED}

@@ -82,8 +82,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("actions_output_path", "actions.yaml", "Where the latest approved YAML is written (atomically); empty = do not write a file."),
     ParamSpec("robot_state_db", "", "Seed 003 robot_state.db (SQLite, current_position/current_tool) read for the start state "
               "when neither the request nor ~/robot_state gives it; empty = not used."),
-    ParamSpec("joint_states_topic", "/joint_states", "sensor_msgs/JointState topic whose latest fresh message is where the "
-              "execution level starts (the robot's real joints); empty = not subscribed (start position, else home_joints_deg)."),
+    ParamSpec("joint_states_topic", "joint_states", "sensor_msgs/JointState topic whose latest fresh message is where the "
+              "execution level starts (the robot's real joints); relative, so /joint_states in the root namespace and the "
+              "robot's own in a namespace; empty = not subscribed (start position, else home_joints_deg)."),
     ParamSpec("joint_states_max_age_s", 1.0, "A /joint_states message older than this (by its header stamp, else its arrival, on the "
               "node's clock) is not used as the start.", bounds=(0.001, 3600.0)),
     ParamSpec("joint_state_names", "", "The robot's joint names in /joint_states, comma-separated in the spec's joint order; "
