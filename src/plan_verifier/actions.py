@@ -56,8 +56,7 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
     if report.plan is None or not report.plan.parsed:
         raise ValueError("the report carries no readable plan")
     plan = report.plan
-    verified = step_motions(report.motion)
-    steps = plan_steps(plan, verified)
+    steps = approved_steps(report)
     digest = steps_sha256(steps)
     document = {
         "RobotSequence": {
@@ -78,6 +77,12 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
         }
     }
     return yaml_text.dump(document), digest
+
+
+def approved_steps(report: Report) -> list[dict[str, Any]]:
+    """The steps of an approved report's actions file (what its sha256 covers): the plan's steps with what the
+    execution level verified."""
+    return plan_steps(report.plan, step_motions(report.motion))
 
 
 def plan_steps(plan: Plan, verified: Mapping[int, StepMotion] | None = None) -> list[dict[str, Any]]:

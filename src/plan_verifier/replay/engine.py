@@ -21,7 +21,7 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from plan_verifier.actions import plan_steps
+from plan_verifier.actions import approved_steps
 from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.model import Cell
@@ -136,7 +136,7 @@ def _verify(job: Job) -> Verdict:
     assert _WORKER_VERIFIER is not None
     report = _WORKER_VERIFIER.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
                                      start_position=job.start_position, start_tool=job.start_tool)
-    sha = steps_sha256(plan_steps(report.plan)) if report.approved and report.plan is not None and report.plan.parsed else None
+    sha = steps_sha256(approved_steps(report)) if report.approved and report.plan is not None and report.plan.parsed else None
     return Verdict(report.verdict, report.approved, sorted_keys(finding_key(f) for f in report.findings), sha)
 
 
