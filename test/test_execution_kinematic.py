@@ -8,7 +8,7 @@ import yaml
 
 from plan_verifier.actions import approved_yaml
 from plan_verifier.execution.job import JobRejected, prepare_job, start_pose
-from plan_verifier.execution.kinematic import Contacts, Fault, Follower, commanded_at, job_points, sample_times
+from plan_verifier.execution.kinematic import Contacts, Fault, Follower, commanded_at, job_points, sample_times, start_offset
 from plan_verifier.graph.open import open_graph
 from plan_verifier.motion.verified import step_motions
 from plan_verifier.pipeline import Verifier
@@ -117,3 +117,17 @@ def test_an_unreadable_verified_block_is_rejected() -> None:
     document["RobotSequence"]["verification"]["sha256"] = sha = steps_sha256(document["RobotSequence"]["steps"])
     with pytest.raises(JobRejected, match="unreadable verified block"):
         prepare_job(yaml.safe_dump(document, sort_keys=False), sha256=sha, correlation_id="job", start=start_pose(None), robot=ROBOT)
+
+
+def test_the_offset_from_the_verified_start_is_measured() -> None:
+    report, text, sha = approved()
+    job = prepare_job(text, sha256=sha, correlation_id="job", start=start_pose(None), robot=ROBOT)
+    assert job.verified_start_deg == tuple(report.motion.start.joints_deg)
+    assert start_offset(job, job.verified_start_deg) == 0.0
+    moved = list(job.verified_start_deg)
+    moved[4] += 7.5
+    assert start_offset(job, moved) == pytest.approx(7.5)
+    document = yaml.safe_load(text)
+    del document["RobotSequence"]["verification"]["start_joints_deg"]
+    older = prepare_job(yaml.safe_dump(document, sort_keys=False), sha256=sha, correlation_id="job", start=start_pose(None), robot=ROBOT)
+    assert start_offset(older, moved) is None

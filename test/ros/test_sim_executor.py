@@ -240,6 +240,14 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         failed = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)  # the latched approval
         assert failed.message.startswith("deviation: joint 2 is 3.00° from its command") and failed.step == 1, failed.message
         assert not status.matching(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_SUCCEEDED)
+        assert faulty.stop() == 0, faulty.log()
+
+        elsewhere = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0",
+                              "start_joints_deg:=0,-90,90,-90,-90,0", "max_start_offset_deg:=1.0")
+        status = ros.subscribe(ExecutionStatus, f"{elsewhere.fqn}/status")
+        assert status.wait_matched(), elsewhere.log()
+        refused = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_REJECTED, 60)
+        assert "from the joints the plan was verified from" in refused.message
     finally:
         ros.node.destroy_publisher(approvals)
 

@@ -89,6 +89,8 @@ class Job:
     robot: str
     name: str
     segments: tuple[Segment, ...]
+    #: The joints (degrees) the verification started from (`verification.start_joints_deg`), when it recorded them.
+    verified_start_deg: tuple[float, ...] | None = None
 
     @property
     def duration_s(self) -> float:
@@ -108,8 +110,10 @@ def prepare_job(actions_yaml: str, *, sha256: str, correlation_id: str, start: R
     sequence = check_approval(actions_yaml, sha256=sha256, robot=robot)
     walker = _Walker(cell, robot, timing, start)
     segments = tuple(walker.step(i, step) for i, step in enumerate(sequence["steps"], 1))
-    approved_for = str((sequence.get("verification") or {}).get("robot") or "")
-    return Job(correlation_id, sha256, approved_for, str(sequence.get("name") or ""), segments)
+    verification = sequence.get("verification") or {}
+    approved_for = str(verification.get("robot") or "")
+    start = _values(verification.get("start_joints_deg"))
+    return Job(correlation_id, sha256, approved_for, str(sequence.get("name") or ""), segments, start)
 
 
 def check_approval(actions_yaml: str, *, sha256: str, robot: RobotSpec | None = None) -> Mapping[str, Any]:

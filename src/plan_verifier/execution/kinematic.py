@@ -162,6 +162,13 @@ def job_points(job: Job, start_deg: Sequence[float]) -> list[tuple[float, tuple[
     return out
 
 
+def start_offset(job: Job, joints_deg: Sequence[float]) -> float | None:
+    """How far (largest joint, degrees) the arm is from where the job's verification started; None when not recorded."""
+    if job.verified_start_deg is None or len(job.verified_start_deg) != len(joints_deg):
+        return None
+    return float(np.max(np.abs(np.asarray(job.verified_start_deg) - np.asarray(joints_deg, dtype=float))))
+
+
 def contacts_for(robot: RobotSpec | None, cell: Cell | None) -> Contacts | None:
     """The contact check for `robot`, or None when it has no kinematic model (deviation is still checked)."""
     if robot is None:

@@ -55,7 +55,8 @@ from std_msgs.msg import Header
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment, Timing, check_approval, prepare_job, start_pose
-from plan_verifier.execution.kinematic import DEVIATION_TOLERANCE_DEG, Fault, Follower, Sample, contacts_for, job_points, sample_times
+from plan_verifier.execution.kinematic import (DEVIATION_TOLERANCE_DEG, Fault, Follower, Sample, contacts_for, job_points, sample_times,
+                                               start_offset)
 from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.resources import ConfigError
@@ -79,6 +80,8 @@ _NUMBERS = (
     ("deviation_tolerance_deg", DEVIATION_TOLERANCE_DEG, "A reached joint further than this from its command fails the job.", 0.0),
     ("fault_offset_deg", 0.0, "Injected fault: joint fault_joint reaches its command plus this (0 = no fault).", -360.0),
     ("fault_after_s", 0.0, "Injected fault: from this many simulated seconds into each job.", 0.0),
+    ("max_start_offset_deg", 0.0, "Reject a job when the arm is further than this (any joint) from the joints its verification "
+     "started at (verification.start_joints_deg); 0 = not checked.", 0.0),
 )
 #: (name, default, description, lower, upper) of the integer parameters.
 _INTEGERS = (
@@ -120,6 +123,7 @@ class SimExecutor(Node):
         self._fault = Fault(value("fault_joint"), float(value("fault_offset_deg")), float(value("fault_after_s")))
         self._tolerance = float(value("deviation_tolerance_deg"))
         self._period = float(value("publish_period_s"))
+        self._max_start_offset = float(value("max_start_offset_deg"))
         self._follower: Follower | None = None  # the job's trajectory, while one runs (the job thread's)
         self._segment: Segment | None = None
         self._failure: Sample | None = None
@@ -180,10 +184,16 @@ class SimExecutor(Node):
             except JobRejected as exc:
                 self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256, message=str(exc))
                 continue
-            self.get_logger().info(f"running {msg.correlation_id!r}: {len(job.segments)} steps, {job.duration_s:.2f} s simulated")
-            began = self.get_clock().now()
             with self._state_lock:
                 joints = self._joints
+            offset = start_offset(job, joints) if joints else None
+            if self._max_start_offset > 0 and offset is not None and offset > self._max_start_offset:
+                self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256,
+                             message=f"the arm is {offset:.2f}° from the joints the plan was verified from (max_start_offset_deg "
+                                     f"{self._max_start_offset:g}): verify it again from the robot's joints")
+                continue
+            self.get_logger().info(f"running {msg.correlation_id!r}: {len(job.segments)} steps, {job.duration_s:.2f} s simulated")
+            began = self.get_clock().now()
             self._failure = None
             self._follower = Follower(job, joints, self._contacts, fault=self._fault, tolerance_deg=self._tolerance) if joints else None
             if self._follower is not None and any(s.points for s in job.segments):
