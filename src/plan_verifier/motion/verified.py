@@ -95,11 +95,13 @@ def _intermediate(motion: SimulatedMotion) -> list[tuple[float, tuple[float, ...
     travel = float(np.max(np.sum(np.abs(np.diff(q, axis=0)), axis=0)))  # the joint that moves furthest, along the path
     pieces = max(1, math.ceil(travel / VIA_STEP_DEG))
     times = np.linspace(0.0, float(t[-1]), pieces + 1)[1:-1]
-    return [(float(when), tuple(float(np.interp(when, t, q[:, j])) for j in range(q.shape[1]))) for when in times]
+    joints = np.column_stack([np.interp(times, t, q[:, j]) for j in range(q.shape[1])])
+    return list(zip(times.tolist(), map(tuple, joints.tolist())))
 
 
 def _joints(values: Any) -> tuple[float, ...]:
-    return tuple(_round(float(v), JOINTS_DECIMALS) for v in values)
+    rounded = (np.round(np.asarray(values, dtype=float), JOINTS_DECIMALS) + 0.0).tolist()  # + 0.0: no -0.0
+    return tuple(int(v) if v.is_integer() else v for v in rounded)
 
 
 def _seconds(value: float) -> float:
