@@ -121,6 +121,8 @@ class SimExecutor(Node):
         self._joints = _start_joints(value("start_joints_deg"), self._robot)
         self._contacts = contacts_for(self._robot, self._cell)
         self._fault = Fault(value("fault_joint"), float(value("fault_offset_deg")), float(value("fault_after_s")))
+        if self._joints is not None and self._fault.joint > len(self._joints):
+            raise ParameterException(f"fault_joint must be 0..{len(self._joints)}", ["fault_joint"])
         self._tolerance = float(value("deviation_tolerance_deg"))
         self._period = float(value("publish_period_s"))
         self._max_start_offset = float(value("max_start_offset_deg"))
@@ -303,9 +305,14 @@ def _start_joints(text: str, robot: Any) -> tuple[float, ...] | None:
     """The `start_joints_deg` parameter, else the robot's home joints; None without a robot (no kinematics to follow)."""
     if text.strip():
         try:
-            return tuple(float(v) for v in _names(text))
+            joints = tuple(float(v) for v in _names(text))
         except ValueError:
-            raise ParameterException("start_joints_deg must be comma-separated numbers", ["start_joints_deg"]) from None
+            joints = ()
+        if robot is None or len(joints) != len(robot.joints) or not all(math.isfinite(v) for v in joints):
+            count = f"{len(robot.joints)} " if robot is not None else ""
+            raise ParameterException(f"start_joints_deg must be {count}joint angles, finite degrees, comma-separated "
+                                     "(and needs a robot)", ["start_joints_deg"])
+        return joints
     return tuple(float(v) for v in robot.home_joints_deg) if robot is not None else None
 
 
