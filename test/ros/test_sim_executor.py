@@ -248,6 +248,17 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         assert status.wait_matched(), elsewhere.log()
         refused = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_REJECTED, 60)
         assert "from the joints the plan was verified from" in refused.message
+        assert elsewhere.stop() == 0, elsewhere.log()
+
+        # The shoulder 30° low, the deviation check out of the way: the reached configurations hit the Welder's stand.
+        verified_start = ",".join(map(str, yaml.safe_load(approval.actions_yaml)["RobotSequence"]["verification"]["start_joints_deg"]))
+        crash = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "fault_joint:=2",
+                          "fault_offset_deg:=30.0", "fault_after_s:=0.5", "deviation_tolerance_deg:=180.0",
+                          f"start_joints_deg:={verified_start}", "max_start_offset_deg:=0.01")
+        status = ros.subscribe(ExecutionStatus, f"{crash.fqn}/status")
+        assert status.wait_matched(), crash.log()
+        hit = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)
+        assert hit.message.startswith("collision: ") and "ToolStand_Welder" in hit.message, hit.message
     finally:
         ros.node.destroy_publisher(approvals)
 

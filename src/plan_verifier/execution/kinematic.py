@@ -35,6 +35,7 @@ from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import NoKinematicsError, arm_for
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.robots.spec import RobotSpec
+from plan_verifier.rules.execution import body
 
 #: A penetration deeper than this (mm) is a collision; the capsules already enclose the links.
 CONTACT_MM = 0.5
@@ -87,11 +88,10 @@ class Contacts:
         worst_world = int(np.argmin(world)) if len(world) else None
         worst_own = int(np.argmin(own)) if len(own) else None
         if worst_world is not None and world[worst_world] < -CONTACT_MM and (worst_own is None or world[worst_world] <= own[worst_own]):
-            return (f"collision: {found.bodies[worst_world]} in {found.target(worst_world, 0)} by "
-                    f"{-world[worst_world]:.1f} mm")
+            return f"collision: {body(found.bodies[worst_world])} in {found.target(worst_world, 0)} by {-world[worst_world]:.1f} mm"
         if worst_own is not None and own[worst_own] < -CONTACT_MM:
             a, b = found.pairs[worst_own]
-            return f"collision: {a} with {b} by {-own[worst_own]:.1f} mm"
+            return f"collision: {body(a)} with {body(b)} by {-own[worst_own]:.1f} mm"
         return None
 
     def _shape(self, tool: int | str | None) -> Any:
