@@ -250,6 +250,15 @@ def test_joint_states_set_the_execution_levels_start(ros, start_node):  # noqa: 
     # Without a fresh message for longer than joint_states_max_age_s the start is no longer the robot's joints.
     assert wait_until(lambda: json.loads(verify(ros, node, APPROVED_TDL).report_json)["execution"]["start"]["source"] != "joint_states",
                       timeout=15, interval=0.5)
+    # A driver that leaves the header empty: the message is as fresh as its arrival.
+    degrees["wrist_3_joint"] = 15
+
+    def unstamped_used() -> bool:
+        publisher.publish(JointState(name=names, position=[math.radians(degrees[n]) for n in names]))
+        start = json.loads(verify(ros, node, APPROVED_TDL).report_json)["execution"]["start"]
+        return start["source"] == "joint_states" and start["joints_deg"][5] == pytest.approx(15, abs=1e-3)
+
+    assert wait_until(unstamped_used, timeout=15, interval=0.2), node.log()
 
 
 # --------------------------------------------------------------------------- faults
