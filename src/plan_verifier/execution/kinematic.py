@@ -6,9 +6,9 @@ arm is through its `via` points to its joint target in its verified
 duration, every other step holds the arm still for its own duration.
 `Follower` samples it (linear in joint space between points, as the
 verifier's timing and a joint-trajectory controller's linear interpolation
-do), applies an injected fault (`Fault`: a joint that lags or is offset, the
-way a slipping or badly calibrated axis would) to get the configuration the
-arm *reached*, and checks every reached configuration:
+do), applies an injected fault (`Fault`: a joint offset from its command,
+the way a slipping or badly calibrated axis would be) to get the
+configuration the arm *reached*, and checks every reached configuration:
 
 * deviation: commanded vs. reached beyond `tolerance_deg` in any joint;
 * collision: the reached configuration's links and tool (the step's tool, a
@@ -17,8 +17,9 @@ arm *reached*, and checks every reached configuration:
   signed distance below `-CONTACT_MM`.
 
 Either ends the job as failed. Steps without `verified` blocks (files from
-before they existed) have no joint targets: the arm holds still and nothing
-is checked for them — the status says so.
+before they existed) have no joint targets: the arm holds still for their
+estimated duration (the RUNNING status says how it was estimated), and only
+the deviation is checked.
 """
 
 from __future__ import annotations
