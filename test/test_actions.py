@@ -89,11 +89,14 @@ def test_seed_003_example_reproduces(verifier) -> None:
     seed = yaml.safe_load(SEED_YAML)
     text, digest = _emit(verifier, json.dumps(seed))
     sequence = yaml.safe_load(text)["RobotSequence"]
-    assert (sequence["name"], sequence["description"], sequence["steps"]) == (seed["name"], seed["description"], seed["steps"])
-    assert sequence["verification"] == {
+    as_written = [{k: v for k, v in step.items() if k != "verified"} for step in sequence["steps"]]  # the execution level's addition
+    assert (sequence["name"], sequence["description"], as_written) == (seed["name"], seed["description"], seed["steps"])
+    verification = sequence["verification"]
+    assert {k: verification[k] for k in list(verification)[:8]} == {
         "verifier_id": verifier.verify(json.dumps(seed)).verifier_id, "correlation_id": "req-42", "robot": "ur10e",
         "graph_fingerprint": EmbeddedGraph.from_file("weld_cell").snapshot().fingerprint, "timestamp": "2026-01-02T03:04:05Z",
         "verdict": "PASS", "plan_format": "json", "sha256": digest}
+    assert list(verification)[8:] == ["start_joints_deg", "start_joints_source", "cycle_time_s"]  # contract §6 grows only by adding
     assert text.startswith('RobotSequence:\n  name: "Robot Sequence"\n')
     assert '\n  steps:\n    - id: 1\n      name: "Move to Home"\n      action: "move"\n' in text  # seed 003: block style, 2-space indent, quoted strings
     assert "{" not in text and "[" not in text
@@ -103,8 +106,8 @@ def test_json_steps_keep_their_key_order_and_unknown_fields(verifier) -> None:
     plan = [{"target": "Safe_Pos_1", "action": "move", "id": 1, "operator_note": "slow near the fixture", "speed_profile": {"max": 0.5}}]
     text, _ = _emit(verifier, json.dumps(plan))
     step = yaml.safe_load(text)["RobotSequence"]["steps"][0]
-    assert list(step) == ["target", "action", "id", "operator_note", "speed_profile"]
-    assert step == plan[0]
+    assert list(step) == ["target", "action", "id", "operator_note", "speed_profile", "verified"]
+    assert {k: v for k, v in step.items() if k != "verified"} == plan[0]
 
 
 def test_unicode_stays_readable(verifier) -> None:

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+import yaml
 
 from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.actions import approved_yaml
@@ -14,6 +15,7 @@ from plan_verifier.execution.job import JobRejected, RobotPose, Timing, prepare_
 from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
 from plan_verifier.graph.open import open_graph
 from plan_verifier.pipeline import Verifier
+from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.robots.spec import load_robot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,14 +24,22 @@ ROBOT = load_robot("ur10e")
 VERIFIER = Verifier(ROBOT, graph=open_graph(cell="weld_cell"))
 
 
-def approval(plan: str, robot: str = "ur10e", **start) -> tuple[str, str]:
+def approval(plan: str, robot: str = "ur10e", *, verified: bool = False, **start) -> tuple[str, str]:
+    """The approved YAML; without `verified`, as a file from before the execution level (the estimates' case)."""
     report = VERIFIER.verify(plan, **start)
     assert report.approved, report.findings
-    return approved_yaml(report, correlation_id="job", robot=robot, graph_fingerprint=CELL.fingerprint)
+    text, sha = approved_yaml(report, correlation_id="job", robot=robot, graph_fingerprint=CELL.fingerprint)
+    if verified:
+        return text, sha
+    document = yaml.safe_load(text)
+    for step in document["RobotSequence"]["steps"]:
+        step.pop("verified", None)
+    document["RobotSequence"]["verification"]["sha256"] = sha = steps_sha256(document["RobotSequence"]["steps"])
+    return yaml.safe_dump(document, sort_keys=False), sha
 
 
-def job(plan: str, **kwargs):
-    text, sha = approval(plan)
+def job(plan: str, *, verified: bool = False, **kwargs):
+    text, sha = approval(plan, verified=verified)
     return prepare_job(text, sha256=sha, correlation_id="job", start=start_pose(CELL), cell=CELL, robot=ROBOT, **kwargs)
 
 

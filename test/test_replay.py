@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -76,6 +77,22 @@ def test_replay_with_the_same_setup_finds_no_regression(recorded, capsys):
     assert status == 0, err
     assert document["summary"] == {"requests": 11, "same": 11, "findings": 0, "verdict": 0, "new": 0, "verifications": 10, "distinct": 6}
     assert document["storage"] in STORAGES and document["notes"] == []
+
+
+def test_approvals_verified_from_the_robots_joints_replay_from_those_joints(tmp_path, capsys):
+    """A node that started from /joint_states records those joints in its approvals; replay starts there, so the
+    approved steps (their verified joint targets) hash the same."""
+    bag = TrafficBag(tmp_path / "joints", tmp_path)
+    try:
+        names = [j.name for j in bag.service.robot.joints]
+        bag.service.observe_joint_state(names, [math.radians(v) for v in (175, -95, 95, -90, -90, 5)], stamp_ns=bag.tick())
+        bag.topic_request(example("pick_and_place.tdl"), correlation_id="joints-topic")
+        bag.service_request(example("pick_and_place.tdl"), correlation_id="joints-service")
+    finally:
+        bag.close()
+    status, document, err = replay(str(tmp_path / "joints"), "--cell", "weld_cell", "--format", "json", capsys=capsys)
+    assert status == 0, err
+    assert document["summary"]["requests"] == 2 and document["summary"]["same"] == 2, document
 
 
 def test_a_tighter_velocity_limit_changes_exactly_the_fast_tdl_plans(recorded, tmp_path, capsys):

@@ -12,6 +12,15 @@ the old file or the new one, never half of one.
 JSON plans keep their steps as written (unknown fields included). TDL
 programs become one step per executed command, in execution order, with every
 pose resolved to numbers.
+
+When the execution level ran, each motion step also carries what it verified
+(`verified`: the joint target the simulation chose, the motion's duration and,
+for Cartesian paths, the configurations on the way; `motion.verified`), inside
+the sha256, and the `verification` block says where the simulation started
+(`start_joints_deg`, `start_joints_source`: request, joint_states,
+start_position or home) and the plan's cycle-time estimate. An executor runs
+those joint targets; re-verifying the file refuses it when they are not what
+the verifier computes now (R-KIN-007).
 """
 
 from __future__ import annotations
@@ -22,13 +31,14 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import yaml
 
 from plan_verifier import yaml_text
 from plan_verifier.ir import Plan, Pose, Step, Unresolved
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.motion.verified import JOINTS_DECIMALS, SECONDS_DECIMALS, StepMotion, start_source, step_motions
+from plan_verifier.plans.actions_plan import VERIFIED_KEY, steps_sha256
 from plan_verifier.report import Report
 
 DEFAULT_NAME = "Robot Sequence"
@@ -46,7 +56,7 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
     if report.plan is None or not report.plan.parsed:
         raise ValueError("the report carries no readable plan")
     plan = report.plan
-    steps = plan_steps(plan)
+    steps = approved_steps(report)
     digest = steps_sha256(steps)
     document = {
         "RobotSequence": {
@@ -62,17 +72,43 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
                 "verdict": report.verdict,
                 "plan_format": report.plan_format,
                 "sha256": digest,
+                **_simulated(report.motion),
             },
         }
     }
     return yaml_text.dump(document), digest
 
 
-def plan_steps(plan: Plan) -> list[dict[str, Any]]:
-    """The steps as the executor receives them."""
+def approved_steps(report: Report) -> list[dict[str, Any]]:
+    """The steps of an approved report's actions file (what its sha256 covers): the plan's steps with what the
+    execution level verified."""
+    return plan_steps(report.plan, step_motions(report.motion))
+
+
+def plan_steps(plan: Plan, verified: Mapping[int, StepMotion] | None = None) -> list[dict[str, Any]]:
+    """The steps as the executor receives them, each simulated motion step with its `verified` block.
+
+    A step re-emitted from an approved file gets the block of this verification, never its old one."""
+    verified = verified or {}
     if plan.format == "json":
-        return [dict(step.fields) for step in plan.steps]
-    return [_tdl_step(step) for step in plan.steps]
+        steps = [{k: v for k, v in step.fields.items() if k != VERIFIED_KEY} for step in plan.steps]
+    else:
+        steps = [_tdl_step(step) for step in plan.steps]
+    for step, out in zip(plan.steps, steps):
+        if step.index in verified:
+            out[VERIFIED_KEY] = verified[step.index].to_yaml()
+    return steps
+
+
+def _simulated(execution: Any) -> dict[str, Any]:
+    """The verification block's additions when the execution level ran: its start and the cycle-time estimate."""
+    if execution is None or execution.unavailable is not None or execution.start is None:
+        return {}
+    return {
+        "start_joints_deg": [_number(round(v, JOINTS_DECIMALS) + 0.0) for v in execution.start.joints_deg],
+        "start_joints_source": start_source(execution.start.source),
+        "cycle_time_s": _number(round(sum(m.duration_s for m in execution.motions), SECONDS_DECIMALS) + 0.0),
+    }
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

@@ -310,6 +310,19 @@ class CommandDef:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovedMotion:
+    """What an approved-actions file says the verifier verified for one motion step (its `verified` block).
+
+    `joints_deg`/`duration_s` are None, and `problem` says why, when the block cannot be read."""
+
+    step: int
+    span: Span | None
+    joints_deg: tuple[float, ...] | None
+    duration_s: float | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
     """A parsed plan, whatever its source format."""
 
@@ -332,6 +345,9 @@ class Plan:
     #: What the plan was read from when that differs from `format`: "actions" for an approved-actions
     #: file, whose steps are TDL commands (format "tdl") or seed 003 steps (format "json").
     source_format: str | None = None
+    #: An approved-actions file's `verified` blocks, and the joints (deg) its verification started from.
+    approved_motions: tuple[ApprovedMotion, ...] = ()
+    approved_start_deg: tuple[float, ...] | None = None
 
     def header_value(self, key: str) -> HeaderEntry | None:
         for entry in self.header:

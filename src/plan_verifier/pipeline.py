@@ -41,6 +41,8 @@ from plan_verifier.rules.grf.trace import TraceRule, trace_findings
 from plan_verifier.tdl.lower import lower_tdl
 
 LEVELS = ("BASIC", "STANDARD", "FULL")
+#: The start source of an approved-actions file re-verified from the joints its verification recorded.
+APPROVED_START = "approved"
 PROFILES = ("default", "strict")
 _LEVEL_STAGES = {
     "BASIC": (Category.SYNTAX, Category.SAFETY, Category.GRAPH),
@@ -103,7 +105,9 @@ class Verifier:
         the verifier's own for this one call. `start_joints` (degrees, one per joint) are
         where the robot really is — the execution level starts there (`start_joints_source`
         says where they came from: `request`, `joint_states`); ValueError when they are not
-        six finite numbers."""
+        six finite numbers. Without them an approved-actions file starts at the joints its
+        verification recorded (`approved`), anything else at the start position, else at the
+        robot spec's `home_joints_deg`."""
         level = level or self.level
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
@@ -138,6 +142,10 @@ class Verifier:
         start = self.start_state(cell, start_position, start_tool)
         if joints[0] is not None:
             start = dataclasses.replace(start, joints=joints[0], joints_source=joints[1])
+        elif parsed.approved_start_deg is not None and len(parsed.approved_start_deg) == 6:
+            # An approved-actions file re-verified with no joints given starts where its approval did:
+            # its joint targets (R-KIN-007) are the IK solutions nearest to that start.
+            start = dataclasses.replace(start, joints=parsed.approved_start_deg, joints_source=APPROVED_START)
         run_options = options or self.options
         if graph_error is None and cell is None and fmt == "json":
             graph_error = GraphUnavailable("no knowledge graph given: a JSON plan can only be checked against a cell graph")

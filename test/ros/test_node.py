@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
 import pytest
+import yaml
 from ros_harness import (EXAMPLES, NodeProcess, bring_up, change_state, example, get_state, ros, start_node, unique,  # noqa: F401
                          verify, wait_until)
 
@@ -20,6 +22,8 @@ from rcl_interfaces.srv import DescribeParameters, SetParameters
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import serialize_message
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Header
 
 from plan_verifier.ros.node import DIAGNOSTICS_NAME
 from plan_verifier.serving.audit import read_records
@@ -215,6 +219,46 @@ def test_robot_state_topic_sets_the_start_state(ros, start_node):  # noqa: F811
     holding = verify(ros, node, plan)
     assert "R-GRF-006" in {f.rule_id for f in holding.findings}
     assert verify(ros, node, plan, start_tool="none").approved  # the request's fields come first
+
+
+def test_joint_states_set_the_execution_levels_start(ros, start_node):  # noqa: F811
+    """The latest fresh sensor_msgs/JointState (by name, in radians) is where the simulation starts; a stale one is not."""
+    topic = unique("/joint_states_")
+    names = ["elbow_joint", "shoulder_lift_joint", "shoulder_pan_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+    node = start_node({"joint_states_topic": topic, "joint_states_max_age_s": 2.0,
+                       "joint_state_names": "shoulder_pan_joint,shoulder_lift_joint,elbow_joint,wrist_1_joint,wrist_2_joint,wrist_3_joint"})
+    bring_up(ros, node)
+    publisher = ros.node.create_publisher(JointState, topic, 10)
+    assert wait_until(lambda: publisher.get_subscription_count() > 0)
+    degrees = {"shoulder_pan_joint": 175, "shoulder_lift_joint": -95, "elbow_joint": 95, "wrist_1_joint": -90, "wrist_2_joint": -90,
+               "wrist_3_joint": 5}
+
+    def started_there() -> bool:
+        publisher.publish(JointState(header=Header(stamp=ros.node.get_clock().now().to_msg()), name=names,
+                                     position=[math.radians(degrees[n]) for n in names]))
+        start = json.loads(verify(ros, node, APPROVED_TDL).report_json)["execution"]["start"]
+        return start["source"] == "joint_states"
+
+    assert wait_until(started_there, timeout=15, interval=0.2), node.log()
+    response = verify(ros, node, APPROVED_TDL)
+    assert json.loads(response.report_json)["execution"]["start"]["joints_deg"] == pytest.approx([175, -95, 95, -90, -90, 5], abs=1e-3)
+    assert yaml.safe_load(response.actions_yaml)["RobotSequence"]["verification"]["start_joints_source"] == "joint_states"
+    publisher.publish(JointState(name=names[:3], position=[0.0] * 3))  # not this robot's joints: logged, ignored
+    assert wait_until(lambda: "/joint_states not used" in node.log(), timeout=10), node.log()
+    stale = Time(sec=ros.node.get_clock().now().nanoseconds // 10**9 - 60)
+    publisher.publish(JointState(header=Header(stamp=stale), name=names, position=[0.0] * 6))
+    # Without a fresh message for longer than joint_states_max_age_s the start is no longer the robot's joints.
+    assert wait_until(lambda: json.loads(verify(ros, node, APPROVED_TDL).report_json)["execution"]["start"]["source"] != "joint_states",
+                      timeout=15, interval=0.5)
+    # A driver that leaves the header empty: the message is as fresh as its arrival.
+    degrees["wrist_3_joint"] = 15
+
+    def unstamped_used() -> bool:
+        publisher.publish(JointState(name=names, position=[math.radians(degrees[n]) for n in names]))
+        start = json.loads(verify(ros, node, APPROVED_TDL).report_json)["execution"]["start"]
+        return start["source"] == "joint_states" and start["joints_deg"][5] == pytest.approx(15, abs=1e-3)
+
+    assert wait_until(unstamped_used, timeout=15, interval=0.2), node.log()
 
 
 # --------------------------------------------------------------------------- faults

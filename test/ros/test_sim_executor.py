@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -11,12 +12,15 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from ros_harness import bring_up, ros, start_node, unique, verify, wait_until  # noqa: F401
 
 from builtin_interfaces.msg import Time
 from plan_verifier_interfaces.msg import ApprovedActions, ExecutionStatus, RobotState
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from trajectory_msgs.msg import JointTrajectory
 
 from plan_verifier.actions import approved_yaml
 from plan_verifier.graph.open import open_graph
@@ -112,7 +116,7 @@ def test_closed_loop_the_executed_state_is_the_next_start_state(ros, start_node,
     running = status.matching(lambda m: m.correlation_id == job and m.state == ExecutionStatus.STATE_RUNNING)
     assert [m.step for m in running] == list(range(1, 9))
     assert running[2].step_name == "tool_attach" and running[2].step_duration_s == pytest.approx(1.5)
-    assert running[1].message.endswith("mm at 250 mm/s")  # Tool_Weld_Safe_Position -> Tool_Weld_Position from the cell's poses
+    assert running[1].message == "verified joint trajectory"  # the execution level's joint targets and durations
     assert done.planned_duration_s == pytest.approx(sum(m.step_duration_s for m in running))
     assert wait_until(lambda: states.matching(lambda m: (m.position, m.tool) == ("Pos_1", "Welder")))
     visited = [m.position for m in states.messages]
@@ -125,7 +129,10 @@ def test_closed_loop_the_executed_state_is_the_next_start_state(ros, start_node,
     assert verify(ros, node, KEEPS_THE_WELDER, correlation_id=keeps).approved
     records = [r for path in sorted((node.workdir / "logs" / "verification").glob("verify_*.jsonl")) for r in read_records(path)]
     (record,) = [r for r in records if r["correlation_id"] == keeps]
-    assert record["start_state"] == {"position": "Pos_1", "position_source": "robot_state", "tool": "Welder", "tool_source": "robot_state"}
+    assert {k: record["start_state"][k] for k in ("position", "position_source", "tool", "tool_source")} == {
+        "position": "Pos_1", "position_source": "robot_state", "tool": "Welder", "tool_source": "robot_state"}
+    # The executor's joint states (same namespace) are the execution level's start: where the weld job left the arm.
+    assert record["start_state"].get("joints_source") == "joint_states", (record, executor.log())
 
 
 def _approval(plan_text: str, correlation_id: str, *, robot: str = "ur10e") -> ApprovedActions:
@@ -197,6 +204,62 @@ def test_execution_follows_the_simulation_clock(ros, executors):  # noqa: F811
     finally:
         ros.node.destroy_timer(timer)
         ros.node.destroy_publisher(clock)
+        ros.node.destroy_publisher(approvals)
+
+
+def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviation(ros, executors):  # noqa: F811
+    """JointTrajectory at the job's start, JointState samples on the way, STATE_FAILED when a joint leaves its command."""
+    namespace = "/" + unique("kin")
+    approvals = ros.node.create_publisher(ApprovedActions, f"{namespace}/approvals", LATCHED)
+    try:
+        clean = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "state_period_s:=0.0",
+                          "trajectory_topic:=trajectory")
+        joints = ros.subscribe(JointState, f"{namespace}/joint_states")
+        trajectories = ros.subscribe(JointTrajectory, f"{namespace}/trajectory")
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
+        assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), clean.log()
+        assert joints.wait_matched() and trajectories.wait_matched(), clean.log()
+        approval = _approval(WELD_JOB, "kin-job")
+        approvals.publish(approval)
+        done = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_SUCCEEDED, 60)
+        steps = yaml.safe_load(approval.actions_yaml)["RobotSequence"]["steps"]
+        assert done.planned_duration_s == pytest.approx(sum(s.get("verified", {}).get("duration_s", 0) for s in steps) + 3.0, abs=0.01)
+        trajectory = trajectories.wait_for(lambda m: True)
+        assert trajectory.joint_names == ["base", "shoulder", "elbow", "wrist_1", "wrist_2", "wrist_3"]
+        last = trajectory.points[-1]
+        assert last.time_from_start.sec + last.time_from_start.nanosec / 1e9 == pytest.approx(done.planned_duration_s, abs=0.01)
+        target = [math.radians(v) for v in steps[6]["verified"]["joints_deg"]]  # Pos_1, the last motion
+        assert wait_until(lambda: joints.messages and list(joints.messages[-1].position) == pytest.approx(target, abs=1e-6))
+        assert len(joints.messages) > 20  # every publish_period_s of the job, not only the targets
+        assert clean.stop() == 0, clean.log()
+
+        faulty = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "state_period_s:=0.0",
+                           "fault_joint:=2", "fault_offset_deg:=3.0", "fault_after_s:=0.5")
+        status = ros.subscribe(ExecutionStatus, f"{faulty.fqn}/status")
+        assert status.wait_matched(), faulty.log()
+        failed = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)  # the latched approval
+        assert failed.message.startswith("deviation: joint 2 is 3.00° from its command") and failed.step == 1, failed.message
+        assert not status.matching(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_SUCCEEDED)
+        assert faulty.stop() == 0, faulty.log()
+
+        elsewhere = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0",
+                              "start_joints_deg:=0,-90,90,-90,-90,0", "max_start_offset_deg:=1.0")
+        status = ros.subscribe(ExecutionStatus, f"{elsewhere.fqn}/status")
+        assert status.wait_matched(), elsewhere.log()
+        refused = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_REJECTED, 60)
+        assert "from the joints the plan was verified from" in refused.message
+        assert elsewhere.stop() == 0, elsewhere.log()
+
+        # The shoulder 30° low, the deviation check out of the way: the reached configurations hit the Welder's stand.
+        verified_start = ",".join(map(str, yaml.safe_load(approval.actions_yaml)["RobotSequence"]["verification"]["start_joints_deg"]))
+        crash = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "fault_joint:=2",
+                          "fault_offset_deg:=30.0", "fault_after_s:=0.5", "deviation_tolerance_deg:=180.0",
+                          f"start_joints_deg:={verified_start}", "max_start_offset_deg:=0.01")
+        status = ros.subscribe(ExecutionStatus, f"{crash.fqn}/status")
+        assert status.wait_matched(), crash.log()
+        hit = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)
+        assert hit.message.startswith("collision: ") and "ToolStand_Welder" in hit.message, hit.message
+    finally:
         ros.node.destroy_publisher(approvals)
 
 

@@ -19,6 +19,9 @@ def add_parser(sub) -> None:
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
     p.add_argument("--instruction", metavar="TEXT", help="the natural-language instruction (semantic checks, level FULL)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", dest="output_format")
+    p.add_argument("--start-joints", metavar="J1,J2,...", type=_joints,
+                   help="the robot's joint angles in degrees, comma-separated: the execution level starts there "
+                        "(default: the start position's, else the robot spec's home_joints_deg)")
     p.add_argument("--emit-yaml", metavar="PATH", help="write the approved YAML (contract §6) to PATH, atomically; only for one plan, only if approved")
     add_semantic_arguments(p)
     p.set_defaults(func=run)
@@ -50,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
                 status = EXIT_ERROR
                 continue
             report = verifier.verify(plan_text, plan_format=args.plan_format, instruction=args.instruction,
-                                     start_position=args.start_position, start_tool=args.start_tool, path=plan.path)
+                                     start_position=args.start_position, start_tool=args.start_tool, path=plan.path,
+                                     start_joints=args.start_joints)
             reports.append(report)
             if not report.approved and status != EXIT_ERROR:
                 status = EXIT_REJECTED
@@ -72,6 +76,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if graph is not None:
             graph.close()
+
+
+def _joints(text: str) -> tuple[float, ...]:
+    """`--start-joints 180,-90,90,-90,-90,0`: six finite angles (degrees), else a usage error naming what is wrong."""
+    from plan_verifier.pipeline import check_joints
+
+    try:
+        return check_joints(v.strip() for v in text.replace(" ", ",").split(",") if v.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _emit_yaml(report, path: str, robot: str) -> bool:

@@ -13,6 +13,12 @@ routine takes its `stabilize` time (the step's, else the cell's
 :SUPPORTED_AT metadata); `Delay` its duration. What cannot be derived gets
 the `Timing` default, and each segment says how its duration was found.
 
+Steps approved with the execution level carry a `verified` block (the joint
+target the verifier chose, the motion's duration, the configurations on the
+way; `motion.verified`): its duration is the step's, and its points are the
+step's joint trajectory (`Segment.points`), which `execution.kinematic`
+follows and checks. The estimates above are only for files without it.
+
 State: seed 003's simulation rules. A move to a cell position puts the robot
 there; a TDL motion to a pose that is not a cell position keeps the last cell
 position (an approach offset near it); tool_attach takes the step's tool (or
@@ -31,6 +37,7 @@ import yaml
 from plan_verifier.actions import verify_actions_text
 from plan_verifier.graph.model import NO_TOOL, TOOL_ATTACH, TOOL_RELEASE, Cell
 from plan_verifier.kinematics.chain import flange_position
+from plan_verifier.plans.actions_plan import VERIFIED_KEY
 from plan_verifier.robots.spec import RobotSpec
 
 _JOINT_MOVES = frozenset({"MoveJoint", "AMoveJoint"})
@@ -69,6 +76,10 @@ class Segment:
     duration_s: float
     after: RobotPose
     how: str
+    #: The verified joint trajectory: (seconds from the step's start, joints in degrees), ending at the target; () = holds still.
+    points: tuple[tuple[float, tuple[float, ...]], ...] = ()
+    #: The tool on the flange during the step: a robot-spec tool number (TDL), a cell tool name (JSON), None = the flange.
+    tool: int | str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,8 @@ class Job:
     robot: str
     name: str
     segments: tuple[Segment, ...]
+    #: The joints (degrees) the verification started from (`verification.start_joints_deg`), when it recorded them.
+    verified_start_deg: tuple[float, ...] | None = None
 
     @property
     def duration_s(self) -> float:
@@ -97,8 +110,10 @@ def prepare_job(actions_yaml: str, *, sha256: str, correlation_id: str, start: R
     sequence = check_approval(actions_yaml, sha256=sha256, robot=robot)
     walker = _Walker(cell, robot, timing, start)
     segments = tuple(walker.step(i, step) for i, step in enumerate(sequence["steps"], 1))
-    approved_for = str((sequence.get("verification") or {}).get("robot") or "")
-    return Job(correlation_id, sha256, approved_for, str(sequence.get("name") or ""), segments)
+    verification = sequence.get("verification") or {}
+    approved_for = str(verification.get("robot") or "")
+    start = _values(verification.get("start_joints_deg"))
+    return Job(correlation_id, sha256, approved_for, str(sequence.get("name") or ""), segments, start)
 
 
 def check_approval(actions_yaml: str, *, sha256: str, robot: RobotSpec | None = None) -> Mapping[str, Any]:
@@ -130,7 +145,20 @@ class _Walker:
             name, duration, how = self._routine(step)
         else:
             name, duration, how = str(step.get("name") or step.get("action") or f"step {index}"), self.timing.command_s, "default command time"
-        return Segment(index, name, duration, self.state, how)
+        verified = _verified(step.get(VERIFIED_KEY))
+        if verified is None:
+            return Segment(index, name, duration, self.state, how)
+        duration, points = verified
+        self.state = replace(self.state, joints=points[-1][1])
+        return Segment(index, name, duration, self.state, "verified joint trajectory", points, self._tool(step))
+
+    def _tool(self, step: Mapping[str, Any]) -> int | str | None:
+        """The tool during a verified motion: the TDL step's tool number (0 without one), else the cell tool held."""
+        if "command" in step:
+            args = step.get("args") if isinstance(step.get("args"), Mapping) else {}
+            tool = args.get("tool", 0)
+            return int(tool) if isinstance(tool, (int, float)) and not isinstance(tool, bool) and float(tool).is_integer() else None
+        return self.state.tool if self.state.tool != NO_TOOL else None
 
     # ------------------------------------------------------------------ JSON plans (seed 003 steps)
     def _move(self, step: Mapping[str, Any]) -> tuple[str, float, str]:
@@ -195,6 +223,22 @@ class _Walker:
         speed = velocity or self.timing.velocity_mm_s
         distance = math.dist(start[:3], end[:3])
         return distance / speed, f"{distance:.1f} mm at {speed:g} mm/s"
+
+
+def _verified(block: Any) -> tuple[float, tuple[tuple[float, tuple[float, ...]], ...]] | None:
+    """(duration, points) of a step's `verified` block; None without one. The sha256 check has vouched for its content,
+    so a block that cannot be read is an error of the writer: JobRejected."""
+    if block is None:
+        return None
+    try:
+        duration = float(block["duration_s"])
+        target = tuple(float(v) for v in block["joints_deg"])
+        via = [(float(p["t_s"]), tuple(float(v) for v in p["joints_deg"])) for p in block.get("via") or ()]
+    except (TypeError, KeyError, ValueError, AttributeError) as exc:
+        raise JobRejected(f"unreadable verified block: {exc.__class__.__name__}: {exc}") from None
+    if not math.isfinite(duration) or duration < 0 or not all(math.isfinite(v) for v in target):
+        raise JobRejected("unreadable verified block: durations and joints must be finite")
+    return duration, (*via, (duration, target))
 
 
 def _cell_point(cell: Cell | None, name: str) -> tuple[float, float, float] | None:

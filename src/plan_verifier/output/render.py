@@ -9,7 +9,7 @@ one-line summary per plan. SARIF lets code-scanning tools gate TDL files.
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from plan_verifier import __version__
 from plan_verifier.findings import Finding, Severity
@@ -53,7 +53,19 @@ def text(report: Report) -> str:
     counts = ", ".join(f"{report.count(s)} {name}" for s, name in ((Severity.CRITICAL, "critical"), (Severity.WARNING, "warning"), (Severity.INFO, "info")))
     failed = f", level_failed {report.level_failed}" if report.level_failed else ""
     lines.append(f"{report.path or '<plan>'}: {report.verdict} ({'approved' if report.approved else 'rejected'}; outcome {report.outcome}{failed}; score {report.score:g}): {counts}")
+    if report.execution is not None and report.execution.get("ran"):
+        lines.append(_execution_line(report.execution))
     return "\n".join(lines) + "\n"
+
+
+def _execution_line(execution: Mapping[str, Any]) -> str:
+    """Where the execution level started (and from what), and what it measured: the run behind the verdict."""
+    start = execution.get("start") or {}
+    joints = ", ".join(f"{v:g}" for v in start.get("joints_deg") or ())
+    closest = execution.get("closest_mm")
+    return (f"    execution: start [{joints}] ({start.get('source')}), {execution.get('simulated')} of {execution.get('motions')} "
+            f"motions simulated, cycle time {execution.get('cycle_time_s')} s"
+            + (f", closest approach {closest} mm" if closest is not None else ""))
 
 
 def sarif(reports: Iterable[Report]) -> dict:

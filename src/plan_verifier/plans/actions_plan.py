@@ -15,12 +15,20 @@ kinds of steps occur:
 A `verification` block whose `sha256` does not match the steps (hashed as
 `steps_sha256` hashes them) means the steps were changed after
 approval: the ACTIONS_STEPS_CHANGED problem.
+
+The `verified` block of a motion step (the joint target and duration the
+verifier's execution level chose, `motion.verified`) is read into
+`Plan.approved_motions`, and the verification's `start_joints_deg` into
+`Plan.approved_start_deg`; R-KIN-007 compares them with what the
+simulation computes now.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+from dataclasses import replace
 from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,6 +37,7 @@ from plan_verifier.findings import Span
 from plan_verifier.ir import (
     CARTESIAN,
     JOINT,
+    ApprovedMotion,
     Arg,
     Call,
     Constant,
@@ -51,6 +60,8 @@ from plan_verifier.problems import Problem, ProblemKind as K
 
 ROOT = "RobotSequence"
 FORMAT = "actions"
+#: The key of a step's verified motion (written by `actions.plan_steps`).
+VERIFIED_KEY = "verified"
 _POSE_KINDS = {"PosJ": JOINT, "PosX": CARTESIAN, "PosY": CARTESIAN, "Trans": "offset"}
 
 
@@ -106,6 +117,8 @@ def load_actions(document: Document, positions: Mapping[str, Sequence[float] | N
         plan = _CommandReader(document, sequence, steps_path).run()
     if changed is not None:
         plan = _with_problem(plan, changed)
+    if plan.parsed:
+        plan = replace(plan, approved_motions=_approved_motions(document, sequence), approved_start_deg=_start_joints(sequence))
     return plan
 
 
@@ -133,9 +146,34 @@ def _steps_changed(document: Document, sequence: dict) -> Problem | None:
 
 
 def _with_problem(plan: Plan, problem: Problem) -> Plan:
-    from dataclasses import replace
-
     return replace(plan, problems=(problem, *plan.problems))
+
+
+def _approved_motions(document: Document, sequence: dict) -> tuple[ApprovedMotion, ...]:
+    """Every step's `verified` block; one that is not a list of joint angles and a duration says so in `problem`."""
+    out: list[ApprovedMotion] = []
+    for index, step in enumerate(sequence.get("steps") or (), start=1):
+        if not isinstance(step, dict) or VERIFIED_KEY not in step:
+            continue
+        block = step[VERIFIED_KEY]
+        span = document.span((ROOT, "steps", index - 1, VERIFIED_KEY)) or document.span((ROOT, "steps", index - 1))
+        joints = block.get("joints_deg") if isinstance(block, dict) else None
+        duration = block.get("duration_s") if isinstance(block, dict) else None
+        if not _numbers(joints) or not _is_number(duration):
+            out.append(ApprovedMotion(index, span, None, None, "not a mapping with joints_deg (numbers) and duration_s"))
+            continue
+        out.append(ApprovedMotion(index, span, tuple(float(v) for v in joints), float(duration)))
+    return tuple(out)
+
+
+def _start_joints(sequence: dict) -> tuple[float, ...] | None:
+    verification = sequence.get("verification")
+    joints = verification.get("start_joints_deg") if isinstance(verification, dict) else None
+    return tuple(float(v) for v in joints) if _numbers(joints) else None
+
+
+def _numbers(values: Any) -> bool:
+    return isinstance(values, list) and bool(values) and all(_is_number(v) and math.isfinite(v) for v in values)
 
 
 class _CommandReader:

@@ -62,6 +62,9 @@ class Answer:
     fallback: bool | None = None
     findings: tuple[FindingKey, ...] | None = None
     sha256: str | None = None  # of the approved steps
+    #: The robot's joints the node's execution level started from (/joint_states), as its approved YAML recorded them;
+    #: replay starts there too. Not compared, not kept in baselines.
+    start_joints_deg: tuple[float, ...] | None = None
 
     @property
     def verified(self) -> bool:

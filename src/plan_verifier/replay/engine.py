@@ -4,7 +4,11 @@ The node's decisions are replayed in bag order with the serving core's own
 pieces: `check_request` (BAD_REQUEST), the attempt ledger (attempt numbers,
 fallback, ATTEMPTS_EXHAUSTED) and the start-state source fed with the
 recorded ~/robot_state messages. Only the verification itself is new: the
-current rules, robot spec and cell graph. A request the node refused as
+current rules, robot spec and cell graph. Where the node started the
+execution level from the robot's joints (/joint_states, which the bag does
+not hold), its recorded approval says which (`verification.start_joints_deg`),
+and replay starts there too; a rejection does not record them, so a rejected
+request is replayed from its start position. A request the node refused as
 NOT_ACTIVE is not verified (nothing was, then).
 
 What replay does not repeat: the graph is read once (one consistent snapshot
@@ -21,7 +25,7 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from plan_verifier.actions import plan_steps
+from plan_verifier.actions import approved_steps
 from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.model import Cell
@@ -54,6 +58,8 @@ class Job(NamedTuple):
     instruction: str | None
     start_position: str | None
     start_tool: str | None
+    #: The robot's joints the node started from (/joint_states, recorded in its approval), else None.
+    start_joints: tuple[float, ...] | None = None
 
 
 class Verdict(NamedTuple):
@@ -114,7 +120,9 @@ def _plan(traffic: Traffic, setup: ReplaySetup) -> Iterator[tuple[RecordedReques
             yield record, Answer(exc.code.name, safe_correlation_id(record.request.correlation_id))
             continue
         choice = start.resolve(checked.start_position, checked.start_tool)
-        yield record, Job(checked.plan, checked.plan_format, checked.level or setup.level, checked.instruction, choice.position, choice.tool)
+        joints = recorded.start_joints_deg if recorded is not None else None
+        yield record, Job(checked.plan, checked.plan_format, checked.level or setup.level, checked.instruction, choice.position, choice.tool,
+                          joints)
 
 
 def _replay_id(record: RecordedRequest) -> str:
@@ -135,8 +143,9 @@ _WORKER_VERIFIER: Verifier | None = None
 def _verify(job: Job) -> Verdict:
     assert _WORKER_VERIFIER is not None
     report = _WORKER_VERIFIER.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
-                                     start_position=job.start_position, start_tool=job.start_tool)
-    sha = steps_sha256(plan_steps(report.plan)) if report.approved and report.plan is not None and report.plan.parsed else None
+                                     start_position=job.start_position, start_tool=job.start_tool, start_joints=job.start_joints,
+                                     start_joints_source="joint_states")
+    sha = steps_sha256(approved_steps(report)) if report.approved and report.plan is not None and report.plan.parsed else None
     return Verdict(report.verdict, report.approved, sorted_keys(finding_key(f) for f in report.findings), sha)
 
 

@@ -112,13 +112,30 @@ def read_traffic(contents: BagContents) -> Traffic:
     )
 
 
-def _fingerprint(actions_yaml: str) -> str | None:
+def _verification(actions_yaml: str) -> dict[str, Any]:
+    """The approved YAML's verification block ({} when there is none)."""
     try:
         verification = yaml.safe_load(actions_yaml)["RobotSequence"]["verification"]
     except (yaml.YAMLError, KeyError, TypeError):
-        return None
-    value = verification.get("graph_fingerprint") if isinstance(verification, dict) else None
+        return {}
+    return verification if isinstance(verification, dict) else {}
+
+
+def _fingerprint(actions_yaml: str) -> str | None:
+    value = _verification(actions_yaml).get("graph_fingerprint")
     return str(value) if value else None
+
+
+def _robot_joints(actions_yaml: str) -> tuple[float, ...] | None:
+    """The joints the node started the execution level from when they were the robot's (/joint_states): a start
+    the bag's requests and robot states do not carry."""
+    verification = _verification(actions_yaml)
+    joints = verification.get("start_joints_deg")
+    if verification.get("start_joints_source") != "joint_states" or not isinstance(joints, list):
+        return None
+    if not joints or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in joints):
+        return None
+    return tuple(float(v) for v in joints)
 
 
 def _request(msg: Any, source: str) -> VerifyRequest:
@@ -166,6 +183,7 @@ def _answer_from_response(response: Any) -> Answer:
         fallback=verified and not response.approved and not response.retry_allowed,
         findings=sorted_keys(finding_key_from_msg(f) for f in response.findings) if verified else (),
         sha256=response.sha256 or None,
+        start_joints_deg=_robot_joints(response.actions_yaml) if response.actions_yaml else None,
     )
 
 
@@ -181,7 +199,8 @@ def _answer_from_feedback(msg: Any, fallback: bool | None) -> Answer:
 
 
 def _answer_from_approval(msg: Any) -> Answer:
-    return Answer(status=msg.verdict, correlation_id=msg.correlation_id, fallback=False, sha256=msg.sha256 or None)
+    return Answer(status=msg.verdict, correlation_id=msg.correlation_id, fallback=False, sha256=msg.sha256 or None,
+                  start_joints_deg=_robot_joints(msg.actions_yaml))
 
 
 def _first(outputs: list[_Output], predicate: Any, after_ns: int = 0) -> _Output | None:

@@ -1,5 +1,9 @@
 """The `plan_verifier` lifecycle node: ~/verify, ~/plan_requests -> ~/approved_actions, ~/feedback, ~/fallback.
 
+Inputs besides the requests: ~/robot_state (where the robot is in the cell
+graph) and `joint_states_topic` (sensor_msgs/JointState, /joint_states): the
+latest fresh message is where the execution level starts (`serving.joint_states`).
+
 Lifecycle (as ros2/demos lifecycle_py): `configure` reads and validates the
 parameters, opens the verification service (robot spec, cell graph read once,
 audit log) and creates publishers, the service, subscriptions and the
@@ -29,10 +33,12 @@ from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.service_introspection import ServiceIntrospectionState
+from sensor_msgs.msg import JointState
 
 from plan_verifier.resources import ConfigError
 from plan_verifier.ros import convert, qos
 from plan_verifier.ros.launch_spec import NODE_NAME
+from plan_verifier.serving.joint_states import JointStateError
 from plan_verifier.serving.requests import ErrorCode, VerifyRequest
 from plan_verifier.serving.service import Outcome, VerificationService
 from plan_verifier.serving.settings import PARAMETERS, SPECS, ParamSpec, Settings, SettingsError
@@ -108,10 +114,18 @@ class VerifierNode(LifecycleNode):
             ("subscription", self.create_subscription(PlanRequest, "~/plan_requests", self._on_plan_request, requests_qos,
                                                       callback_group=self._requests_group)),
             ("subscription", self.create_subscription(RobotState, "~/robot_state", self._on_robot_state, qos.ROBOT_STATE)),
+            *self._joint_states(settings),
             ("timer", self.create_timer(settings.diagnostics_period_s, self._on_diagnostics, callback_group=self._timer_group)),
         ]
         self.get_logger().info(f"configured: robot {service.robot.name}, graph {service.graph_description}, "
                                f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}")
+
+    def _joint_states(self, settings: Settings) -> list[tuple[str, Any]]:
+        """The /joint_states subscription (none when `joint_states_topic` is empty)."""
+        if not settings.joint_states_topic.strip():
+            return []
+        return [("subscription", self.create_subscription(JointState, settings.joint_states_topic.strip(), self._on_joint_state,
+                                                          qos.JOINT_STATES))]
 
     def _verify_service(self, settings: Settings, requests_qos: Any) -> Any:
         service = self.create_service(VerifyPlan, "~/verify", self._on_verify, qos_profile=requests_qos, callback_group=self._requests_group)
@@ -202,6 +216,17 @@ class VerifierNode(LifecycleNode):
     def _on_robot_state(self, msg: RobotState) -> None:
         if self._service is not None:
             self._service.observe_robot_state(msg.position, msg.tool)
+
+    def _on_joint_state(self, msg: JointState) -> None:
+        """The robot's joints: stamped by the message's header (else its arrival), on this node's clock (use_sim_time)."""
+        service = self._service
+        if service is None:
+            return
+        stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec or self.get_clock().now().nanoseconds
+        try:
+            service.observe_joint_state(list(msg.name), list(msg.position), stamp)
+        except JointStateError as exc:
+            self.get_logger().warning(f"/joint_states not used: {exc}", throttle_duration_sec=10.0)
 
     def _on_diagnostics(self) -> None:
         service = self._service

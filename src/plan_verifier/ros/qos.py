@@ -36,6 +36,10 @@ FEEDBACK = QoSProfile(depth=100, history=HistoryPolicy.KEEP_LAST, reliability=Re
 #: ~/robot_state: best effort + volatile matches every publisher (reliable or not, latched or not).
 ROBOT_STATE = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.BEST_EFFORT,
                          durability=DurabilityPolicy.VOLATILE)
+#: /joint_states: best effort + volatile (as rclpy's sensor-data profile) matches every driver's publisher; a few
+#: messages deep, only the newest matters.
+JOINT_STATES = QoSProfile(depth=5, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.BEST_EFFORT,
+                          durability=DurabilityPolicy.VOLATILE)
 #: ~/verify/_service_event (service introspection): deep, so a recorder that falls behind loses nothing.
 SERVICE_EVENTS = QoSProfile(depth=1000, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
                             durability=DurabilityPolicy.VOLATILE)

@@ -1,4 +1,4 @@
-"""`sim_executor`: runs approved plans in simulation and reports the robot state, closing the loop without a robot.
+"""`sim_executor`: a kinematic simulator that runs approved plans and reports the robot state, closing the loop without a robot.
 
 ~/approved_actions (ApprovedActions, reliable + transient local: a late
 executor still gets the last approval) -> check the sha256 (and the robot)
@@ -8,6 +8,19 @@ every `state_period_s`) and ~/status (ExecutionStatus). Jobs run one after
 the other in arrival order. With `use_sim_time` every wait and stamp follows
 /clock, so a simulator's clock paces the execution; `time_scale` shortens
 (or stretches) the simulated durations.
+
+Kinematics (`execution.kinematic`): steps approved with the execution level
+carry their verified joint targets and durations; the job is sent as one
+trajectory_msgs/JointTrajectory on `trajectory_topic` (what a
+joint_trajectory_controller takes), then followed every `publish_period_s`
+(simulated seconds), each reached configuration published as
+sensor_msgs/JointState on `joint_states_topic` (what robot_state_publisher,
+RViz and the verifier's start read) and checked: a deviation from the
+command beyond `deviation_tolerance_deg` (inject one with `fault_joint`,
+`fault_offset_deg`, `fault_after_s`) or a collision of the reached
+configuration with the cell or the robot itself ends the job as
+STATE_FAILED on ~/status. Between jobs the joints are republished every
+`state_period_s`.
 
 Remap the topics onto the verifier's: `-r '~/approved_actions:=/plan_verifier/approved_actions'
 -r '~/robot_state:=/robot_state'` (what the verifier's launch file subscribes to; quoted, or the
@@ -19,6 +32,7 @@ Run: `ros2 run plan_verifier sim_executor --ros-args -r ...` or
 
 from __future__ import annotations
 
+import math
 import queue
 import signal
 import sys
@@ -28,16 +42,21 @@ from typing import Any
 import rclpy
 from builtin_interfaces.msg import Time
 from plan_verifier_interfaces.msg import ApprovedActions, ExecutionStatus, RobotState
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
+from builtin_interfaces.msg import Duration as DurationMsg
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.duration import Duration
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
+from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from plan_verifier.execution.job import Job, JobRejected, RobotPose, Timing, check_approval, prepare_job, start_pose
+from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment, Timing, check_approval, prepare_job, start_pose
+from plan_verifier.execution.kinematic import (DEVIATION_TOLERANCE_DEG, Fault, Follower, Sample, contacts_for, job_points, sample_times,
+                                               start_offset)
 from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.resources import ConfigError
@@ -56,13 +75,27 @@ _NUMBERS = (
     ("move_s", 2.0, "Duration of a move whose start or end pose is unknown.", 0.0),
     ("stabilize_s", 0.0, "Duration of a routine without a stabilize time (step or cell).", 0.0),
     ("command_s", 0.0, "Duration of other commands (I/O, settings).", 0.0),
-    ("state_period_s", 0.5, "Republish ~/robot_state this often (0 = only after steps); late subscribers get the state.", 0.0),
+    ("state_period_s", 0.5, "Republish ~/robot_state and the joint states this often (0 = only after steps); late subscribers get the state.", 0.0),
+    ("publish_period_s", 0.05, "Simulated seconds between two joint-state samples of a running job (each is checked).", 1e-3),
+    ("deviation_tolerance_deg", DEVIATION_TOLERANCE_DEG, "A reached joint further than this from its command fails the job.", 0.0),
+    ("fault_offset_deg", 0.0, "Injected fault: joint fault_joint reaches its command plus this (0 = no fault).", -360.0),
+    ("fault_after_s", 0.0, "Injected fault: from this many simulated seconds into each job.", 0.0),
+    ("max_start_offset_deg", 0.0, "Reject a job when the arm is further than this (any joint) from the joints its verification "
+     "started at (verification.start_joints_deg); 0 = not checked.", 0.0),
+)
+#: (name, default, description, lower, upper) of the integer parameters.
+_INTEGERS = (
+    ("fault_joint", 0, "Injected fault: the joint (1-based) that is fault_offset_deg off its command; 0 = none.", 0, 32),
 )
 _TEXTS = (
     ("robot", "ur10e", "Robot spec (name or path): approvals for other robots are rejected; PosJ targets use its kinematics. Empty = no check."),
     ("cell", "weld_cell", "Cell file (name or path): poses of named positions, stabilize times, tool stands. Empty = none."),
     ("start_position", "", "Where the robot starts; empty = the cell's initial state (else Home)."),
     ("start_tool", "", "The tool it starts with; empty = the cell's initial state (else none)."),
+    ("start_joints_deg", "", "Its joints at start, degrees comma-separated; empty = the robot spec's home_joints_deg."),
+    ("joint_names", "", "Joint names in JointState/JointTrajectory, comma-separated in the spec's order; empty = the spec's names."),
+    ("joint_states_topic", "joint_states", "sensor_msgs/JointState out: the simulated joints (relative: /joint_states in the root namespace)."),
+    ("trajectory_topic", "~/joint_trajectory", "trajectory_msgs/JointTrajectory out: each job's whole trajectory, at its start."),
 )
 _STATE = {STARTED: ExecutionStatus.STATE_RUNNING, SUCCEEDED: ExecutionStatus.STATE_SUCCEEDED, ABORTED: ExecutionStatus.STATE_ABORTED}
 
@@ -75,17 +108,34 @@ class SimExecutor(Node):
         for name, default, description, low in _NUMBERS:
             self.declare_parameter(name, default, ParameterDescriptor(
                 description=description, read_only=True, floating_point_range=[FloatingPointRange(from_value=low, to_value=1e6)]))
+        for name, default, description, low, high in _INTEGERS:
+            self.declare_parameter(name, default, ParameterDescriptor(
+                description=description, read_only=True, integer_range=[IntegerRange(from_value=low, to_value=high, step=1)]))
         value = lambda name: self.get_parameter(name).value  # noqa: E731
         self._robot = load_robot(value("robot")) if value("robot").strip() else None
         self._cell = EmbeddedGraph.from_file(value("cell")).snapshot() if value("cell").strip() else None
         self._timing = Timing(value("velocity_mm_s"), value("joint_velocity_deg_s"), value("move_s"), value("stabilize_s"), value("command_s"))
         self._scale = float(value("time_scale"))
         self._state = start_pose(self._cell, value("start_position").strip() or None, value("start_tool").strip() or None)
+        self._joint_names = _names(value("joint_names")) or ([j.name for j in self._robot.joints] if self._robot else [])
+        self._joints = _start_joints(value("start_joints_deg"), self._robot)
+        self._contacts = contacts_for(self._robot, self._cell)
+        self._fault = Fault(value("fault_joint"), float(value("fault_offset_deg")), float(value("fault_after_s")))
+        if self._joints is not None and self._fault.joint > len(self._joints):
+            raise ParameterException(f"fault_joint must be 0..{len(self._joints)}", ["fault_joint"])
+        self._tolerance = float(value("deviation_tolerance_deg"))
+        self._period = float(value("publish_period_s"))
+        self._max_start_offset = float(value("max_start_offset_deg"))
+        self._follower: Follower | None = None  # the job's trajectory, while one runs (the job thread's)
+        self._segment: Segment | None = None
+        self._failure: Sample | None = None
         self._state_lock = threading.Lock()
         self._jobs: queue.Queue[ApprovedActions | None] = queue.Queue()
         self._running: tuple[Progress, Job, Any] | None = None  # the step under way, for abort()
         self._state_pub = self.create_publisher(RobotState, "~/robot_state", STATE_QOS)
         self._status_pub = self.create_publisher(ExecutionStatus, "~/status", STATUS_QOS)
+        self._joints_pub = self.create_publisher(JointState, value("joint_states_topic"), STATE_QOS)
+        self._trajectory_pub = self.create_publisher(JointTrajectory, value("trajectory_topic"), STATE_QOS)
         self.create_subscription(ApprovedActions, "~/approved_actions", self._on_approved, qos.APPROVED)
         if value("state_period_s") > 0:
             self.create_timer(value("state_period_s"), self._publish_state)
@@ -136,9 +186,44 @@ class SimExecutor(Node):
             except JobRejected as exc:
                 self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256, message=str(exc))
                 continue
+            with self._state_lock:
+                joints = self._joints
+            offset = start_offset(job, joints) if joints else None
+            if self._max_start_offset > 0 and offset is not None and offset > self._max_start_offset:
+                self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256,
+                             message=f"the arm is {offset:.2f}° from the joints the plan was verified from (max_start_offset_deg "
+                                     f"{self._max_start_offset:g}): verify it again from the robot's joints")
+                continue
             self.get_logger().info(f"running {msg.correlation_id!r}: {len(job.segments)} steps, {job.duration_s:.2f} s simulated")
             began = self.get_clock().now()
-            run_job(job, state, sleep=self._sleep, report=lambda p, job=job, began=began: self._on_progress(p, job, began))
+            self._failure = None
+            self._follower = Follower(job, joints, self._contacts, fault=self._fault, tolerance_deg=self._tolerance) if joints else None
+            if self._follower is not None and any(s.points for s in job.segments):
+                self._publish_trajectory(job, joints)
+            run_job(job, state, sleep=self._follow, report=lambda p, job=job, began=began: self._on_progress(p, job, began))
+            self._follower = None
+
+    def _follow(self, seconds: float) -> bool:
+        """Wait out the current step, sampling, publishing and checking its joints every publish_period_s."""
+        follower, segment = self._follower, self._segment
+        if follower is None or segment is None:
+            return self._sleep(seconds)
+        last = 0.0
+        for t in sample_times(seconds, self._period):
+            if not self._sleep(t - last):
+                return False
+            last = t
+            sample = follower.sample(segment, t)
+            self._publish_joints(sample.reached_deg)
+            if sample.failure is not None:
+                self._failure = sample
+                with self._state_lock:
+                    self._joints = sample.reached_deg  # where the arm stopped
+                return False
+        follower.end(segment)
+        with self._state_lock:
+            self._joints = tuple(float(v) for v in follower.position)
+        return True
 
     def _sleep(self, seconds: float) -> bool:
         if seconds * self._scale <= 0:
@@ -159,10 +244,18 @@ class SimExecutor(Node):
         with self._state_lock:
             if progress.event == STARTED:
                 self._running = (progress, job, began)
+                self._segment = progress.segment
             else:
                 running, self._running = self._running, None
                 if progress.event == ABORTED and running is None:
                     return  # abort() has reported it
+        failure = self._failure if progress.event == ABORTED else None
+        if failure is not None:
+            self.get_logger().error(f"failed {job.correlation_id!r} at step {progress.segment.step}: {failure.failure}")
+            self._report(ExecutionStatus.STATE_FAILED, progress, job, began,
+                         f"{failure.failure} ({failure.t_s:.2f} s into the step; reached {_degrees(failure.reached_deg)}, "
+                         f"commanded {_degrees(failure.commanded_deg)})")
+            return
         self._report(_STATE[progress.event], progress, job, began, progress.segment.how if progress.event == STARTED else "")
         if progress.event == SUCCEEDED:
             self.get_logger().info(f"done {job.correlation_id!r}: at {progress.state.position} holding {progress.state.tool}")
@@ -180,9 +273,21 @@ class SimExecutor(Node):
 
     def _publish_state(self) -> None:
         with self._state_lock:
-            state = self._state
+            state, joints, running = self._state, self._joints, self._follower is not None
         if self.context.ok():
             self._state_pub.publish(RobotState(header=Header(stamp=self._stamp()), position=state.position, tool=state.tool))
+            if joints and not running:  # while a job runs, its samples are the joint states
+                self._publish_joints(joints)
+
+    def _publish_joints(self, joints_deg: tuple[float, ...]) -> None:
+        if self.context.ok():
+            self._joints_pub.publish(JointState(header=Header(stamp=self._stamp()), name=self._joint_names,
+                                                position=[math.radians(v) for v in joints_deg]))
+
+    def _publish_trajectory(self, job: Job, start_deg: tuple[float, ...]) -> None:
+        """The job as one JointTrajectory (positions in radians, time_from_start in simulated seconds)."""
+        points = [JointTrajectoryPoint(positions=[math.radians(v) for v in q], time_from_start=_duration(t)) for t, q in job_points(job, start_deg)]
+        self._trajectory_pub.publish(JointTrajectory(header=Header(stamp=self._stamp()), joint_names=self._joint_names, points=points))
 
     def _status(self, state_code: int, correlation_id: str, sha256: str, *, state: RobotPose | None = None, **fields: Any) -> None:
         if state is None:
@@ -190,6 +295,34 @@ class SimExecutor(Node):
                 state = self._state
         self._status_pub.publish(ExecutionStatus(header=Header(stamp=self._stamp()), correlation_id=correlation_id, sha256=sha256,
                                                  state=state_code, position=state.position, tool=state.tool, **fields))
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _start_joints(text: str, robot: Any) -> tuple[float, ...] | None:
+    """The `start_joints_deg` parameter, else the robot's home joints; None without a robot (no kinematics to follow)."""
+    if text.strip():
+        try:
+            joints = tuple(float(v) for v in _names(text))
+        except ValueError:
+            joints = ()
+        if robot is None or len(joints) != len(robot.joints) or not all(math.isfinite(v) for v in joints):
+            count = f"{len(robot.joints)} " if robot is not None else ""
+            raise ParameterException(f"start_joints_deg must be {count}joint angles, finite degrees, comma-separated "
+                                     "(and needs a robot)", ["start_joints_deg"])
+        return joints
+    return tuple(float(v) for v in robot.home_joints_deg) if robot is not None else None
+
+
+def _duration(seconds: float) -> DurationMsg:
+    nanoseconds = int(round(seconds * 1e9))
+    return DurationMsg(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
+
+
+def _degrees(values: tuple[float, ...]) -> str:
+    return "[" + ", ".join(f"{v:.2f}" for v in values) + "]"
 
 
 def main(args: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from plan_verifier.actions import approved_yaml, write_atomic
 from plan_verifier.findings import Category, Severity
@@ -45,6 +45,7 @@ from plan_verifier.serving.audit import AuditLog, utc_now
 from plan_verifier.serving.feedback import feedback_text
 from plan_verifier.serving.requests import CheckedRequest, ErrorCode, RequestError, VerifyRequest, check_request, safe_correlation_id
 from plan_verifier.serving.settings import Settings
+from plan_verifier.serving.joint_states import read_joint_state
 from plan_verifier.serving.start_state import StartChoice, StartStateSource, StateDbError
 from plan_verifier.serving.stats import ServiceStats, StatsSnapshot
 
@@ -117,7 +118,9 @@ class VerificationService:
                                       options=settings.verifier_options())
             self.level = settings.level
             self._ledger = AttemptLedger(settings.max_plan_attempts, settings.max_tracked_tasks)
-            self._start = StartStateSource(settings.robot_state_db or None)
+            self._start = StartStateSource(settings.robot_state_db or None, joints_max_age_s=settings.joint_states_max_age_s)
+            self.joint_names = tuple(n.strip() for n in settings.joint_state_names.split(",") if n.strip()) or tuple(
+                j.name for j in self.robot.joints)
             try:
                 self._audit = AuditLog(settings.audit_log_dir)
             except OSError as exc:
@@ -174,6 +177,11 @@ class VerificationService:
     def observe_robot_state(self, position: str, tool: str) -> None:
         self._start.observe(position, tool)
 
+    def observe_joint_state(self, names: Sequence[str], positions_rad: Sequence[float], stamp_ns: int) -> None:
+        """Record a /joint_states message (`stamp_ns`: its header stamp, else its arrival, on the node's clock);
+        JointStateError when it cannot be read as this robot's joints (the caller logs it; the old reading stays)."""
+        self._start.observe_joints(read_joint_state(names, positions_rad, self.joint_names, stamp_ns))
+
     def probe_graph(self, *, unless_seen_within_s: float = 0.0) -> bool:
         """Read the graph once; the result feeds /diagnostics.
 
@@ -228,12 +236,13 @@ class VerificationService:
         if self._ledger.exhausted(checked.correlation_id):
             return self._exhausted(checked), checked, None
         try:
-            start = self._start.resolve(checked.start_position, checked.start_tool)
+            start = self._start.resolve(checked.start_position, checked.start_tool, now_ns=stamp_ns)
         except StateDbError as exc:
             return self._error(request, ErrorCode.INTERNAL, f"start state unknown: {exc}", checked.correlation_id), checked, None
         try:
             report = self._verifier.verify(checked.plan, plan_format=checked.plan_format, level=checked.level or self.level,
-                                           instruction=checked.instruction, start_position=start.position, start_tool=start.tool)
+                                           instruction=checked.instruction, start_position=start.position, start_tool=start.tool,
+                                           start_joints=start.joints_deg, start_joints_source=start.joints_source or "request")
             self._note_graph(report)
             actions, sha = "", ""
             if report.approved:

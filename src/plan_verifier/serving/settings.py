@@ -82,6 +82,14 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("actions_output_path", "actions.yaml", "Where the latest approved YAML is written (atomically); empty = do not write a file."),
     ParamSpec("robot_state_db", "", "Seed 003 robot_state.db (SQLite, current_position/current_tool) read for the start state "
               "when neither the request nor ~/robot_state gives it; empty = not used."),
+    ParamSpec("joint_states_topic", "joint_states", "sensor_msgs/JointState topic whose latest fresh message is where the "
+              "execution level starts (the robot's real joints); relative, so /joint_states in the root namespace and the "
+              "robot's own in a namespace; empty = not subscribed (start position, else home_joints_deg)."),
+    ParamSpec("joint_states_max_age_s", 1.0, "A /joint_states message older than this (by its header stamp, else its arrival, on the "
+              "node's clock) is not used as the start.", bounds=(0.001, 3600.0)),
+    ParamSpec("joint_state_names", "", "The robot's joint names in /joint_states, comma-separated in the spec's joint order; "
+              "empty = the robot spec's joint names (a message without them is read by position only when it has exactly "
+              "the robot's joints)."),
     ParamSpec("diagnostics_period_s", 1.0, "Period of the /diagnostics status.", bounds=(0.1, 60.0)),
     ParamSpec("request_queue_depth", 100, "Queue depth of the ~/verify service and the ~/plan_requests subscription.",
               bounds=(1, 10_000)),
@@ -126,6 +134,9 @@ class Settings:
     audit_log_dir: str
     actions_output_path: str
     robot_state_db: str
+    joint_states_topic: str
+    joint_states_max_age_s: float
+    joint_state_names: str
     diagnostics_period_s: float
     request_queue_depth: int
     executor_threads: int

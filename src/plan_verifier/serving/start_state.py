@@ -1,5 +1,9 @@
 """Where the robot starts: request fields, else ~/robot_state, else robot_state.db, else the cell.
 
+Its joints (the execution level's start configuration) come from the latest
+/joint_states reading (`serving.joint_states`) when it is fresh enough, else the
+execution level starts at the start position (else the spec's home joints).
+
 Each field (position, tool) is taken from the first source that has it, in
 this order: the request, the latest robot-state message, seed 003's
 `robot_state.db` (SQLite, one row with `current_position`/`current_tool`,
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plan_verifier.graph.model import NO_TOOL
+from plan_verifier.serving.joint_states import JointReading, fresh
 
 _COLUMNS = ("current_position", "current_tool")
 
@@ -32,28 +37,44 @@ class StartChoice:
     tool: str | None
     position_source: str  # request | robot_state | robot_state_db | cell
     tool_source: str
+    joints_deg: tuple[float, ...] | None = None  # the robot's joints from /joint_states, when fresh
+    joints_source: str | None = None  # joint_states
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {"position": self.position, "position_source": self.position_source, "tool": self.tool, "tool_source": self.tool_source}
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"position": self.position, "position_source": self.position_source, "tool": self.tool,
+                                  "tool_source": self.tool_source}
+        if self.joints_deg is not None:
+            out.update(joints_deg=[round(v, 3) for v in self.joints_deg], joints_source=self.joints_source)
+        return out
 
 
 class StartStateSource:
     """Thread-safe holder of the latest robot state; resolves the start state per request."""
 
-    def __init__(self, db_path: str | Path | None = None) -> None:
+    def __init__(self, db_path: str | Path | None = None, *, joints_max_age_s: float = 1.0) -> None:
         self._db_path = Path(db_path) if db_path else None
         self._lock = threading.Lock()
         self._latest: tuple[str | None, str | None] = (None, None)
+        self._joints: JointReading | None = None
+        self._joints_max_age_s = joints_max_age_s
+
+    def observe_joints(self, reading: JointReading) -> None:
+        """Record a /joint_states reading (the newest by stamp wins: a late, older message does not replace it)."""
+        with self._lock:
+            if self._joints is None or reading.stamp_ns >= self._joints.stamp_ns:
+                self._joints = reading
 
     def observe(self, position: str, tool: str) -> None:
         """Record a ~/robot_state message; empty fields mean "unknown"."""
         with self._lock:
             self._latest = (position.strip() or None, tool.strip() or None)
 
-    def resolve(self, position: str | None, tool: str | None) -> StartChoice:
+    def resolve(self, position: str | None, tool: str | None, *, now_ns: int | None = None) -> StartChoice:
+        """The start for one request; `now_ns` (the node's clock) decides whether the joint reading is fresh."""
         fields = {"position": (position, "request"), "tool": (tool, "request")}
         with self._lock:
             latest = self._latest
+            joints = fresh(self._joints, now_ns, self._joints_max_age_s) if now_ns is not None else None
         for name, value in zip(("position", "tool"), latest):
             if fields[name][0] is None and value is not None:
                 fields[name] = (value, "robot_state")
@@ -65,7 +86,8 @@ class StartStateSource:
         for name in fields:
             if fields[name][0] is None:
                 fields[name] = (None, "cell")
-        return StartChoice(fields["position"][0], fields["tool"][0], fields["position"][1], fields["tool"][1])
+        return StartChoice(fields["position"][0], fields["tool"][0], fields["position"][1], fields["tool"][1],
+                           joints.joints_deg if joints is not None else None, "joint_states" if joints is not None else None)
 
 
 def read_state_db(path: Path) -> tuple[str | None, str | None]:
