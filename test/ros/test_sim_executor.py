@@ -225,7 +225,7 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         steps = yaml.safe_load(approval.actions_yaml)["RobotSequence"]["steps"]
         assert done.planned_duration_s == pytest.approx(sum(s.get("verified", {}).get("duration_s", 0) for s in steps) + 3.0, abs=0.01)
         trajectory = trajectories.wait_for(lambda m: True)
-        assert trajectory.joint_names == ["base", "shoulder", "elbow", "wrist_1", "wrist_2", "wrist_3"]
+        assert trajectory.joint_names == ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
         last = trajectory.points[-1]
         assert last.time_from_start.sec + last.time_from_start.nanosec / 1e9 == pytest.approx(done.planned_duration_s, abs=0.01)
         target = [math.radians(v) for v in steps[6]["verified"]["joints_deg"]]  # Pos_1, the last motion

@@ -27,9 +27,13 @@ def test_names_map_to_the_spec_order_whatever_the_message_order() -> None:
     assert reading.joints_deg == pytest.approx((180, -90, 90, -90, -90, 0))
 
 
-def test_positional_only_when_the_count_matches_and_no_name_does() -> None:
-    assert read_joint_state(UR_DRIVER, HOME_RAD, SPEC, 0).mapping == BY_POSITION
-    assert read_joint_state([], HOME_RAD, SPEC, 0).joints_deg == pytest.approx((180, -90, 90, -90, -90, 0))
+def test_positional_only_for_an_unnamed_message_of_the_robots_size() -> None:
+    unnamed = read_joint_state([], HOME_RAD, SPEC, 0)
+    assert unnamed.mapping == BY_POSITION and unnamed.joints_deg == pytest.approx((180, -90, 90, -90, -90, 0))
+    with pytest.raises(JointStateError, match="joint_state_names"):
+        read_joint_state(UR_DRIVER, HOME_RAD, SPEC, 0)  # six names, none expected: never read by position
+    with pytest.raises(JointStateError):
+        read_joint_state([], HOME_RAD[:5], SPEC, 0)
     with pytest.raises(JointStateError, match="joint_state_names"):
         read_joint_state([*UR_DRIVER, "gripper"], [*HOME_RAD, 0.0], SPEC, 0)  # seven joints, none named as expected
     with pytest.raises(JointStateError, match="missing"):
@@ -72,5 +76,21 @@ def test_the_service_starts_the_execution_level_at_fresh_joints(tmp_path) -> Non
         assert stale.report.execution["start"]["source"] != "joint_states"
         with pytest.raises(JointStateError):
             service.observe_joint_state(SPEC[:3], start[:3], stamp_ns=3_000_000_000)
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize(("robot", "driver_names"), [
+    ("ur10e", ("shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint")),
+    ("m1013", tuple(f"joint_{k}" for k in range(1, 7))),
+])
+def test_a_shipped_robot_reads_its_vendor_drivers_joint_states_without_configuration(tmp_path, robot, driver_names) -> None:
+    settings = Settings.from_values({"audit_log_dir": str(tmp_path / "logs"), "actions_output_path": "", "cell": "", "robot": robot})
+    service = VerificationService(settings)
+    try:
+        assert service.joint_names == driver_names
+        order = sorted(range(6), key=lambda k: driver_names[k])  # the UR driver publishes sorted by name
+        reading = read_joint_state([driver_names[k] for k in order], [HOME_RAD[k] for k in order], service.joint_names, 0)
+        assert reading.mapping == BY_NAME and reading.joints_deg == pytest.approx((180, -90, 90, -90, -90, 0))
     finally:
         service.close()

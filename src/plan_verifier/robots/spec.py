@@ -87,6 +87,9 @@ class Joint(_Strict):
     min_deg: float = Field(allow_inf_nan=True)
     max_deg: float = Field(allow_inf_nan=True)
     max_speed_deg_s: float | None = Field(default=None, gt=0)
+    #: The joint's name in the vendor's ROS description (what its driver publishes on /joint_states), so the
+    #: node reads the robot's real joints without configuration.
+    ros_name: str | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _ordered(self) -> "Joint":

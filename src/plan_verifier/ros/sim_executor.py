@@ -93,7 +93,8 @@ _TEXTS = (
     ("start_position", "", "Where the robot starts; empty = the cell's initial state (else Home)."),
     ("start_tool", "", "The tool it starts with; empty = the cell's initial state (else none)."),
     ("start_joints_deg", "", "Its joints at start, degrees comma-separated; empty = the robot spec's home_joints_deg."),
-    ("joint_names", "", "Joint names in JointState/JointTrajectory, comma-separated in the spec's order; empty = the spec's names."),
+    ("joint_names", "", "Joint names in JointState/JointTrajectory, comma-separated in the spec's order; empty = each spec "
+                       "joint's ros_name (the vendor description's, what a joint_trajectory_controller expects), else its name."),
     ("joint_states_topic", "joint_states", "sensor_msgs/JointState out: the simulated joints (relative: /joint_states in the root namespace)."),
     ("trajectory_topic", "~/joint_trajectory", "trajectory_msgs/JointTrajectory out: each job's whole trajectory, at its start."),
 )
@@ -117,7 +118,7 @@ class SimExecutor(Node):
         self._timing = Timing(value("velocity_mm_s"), value("joint_velocity_deg_s"), value("move_s"), value("stabilize_s"), value("command_s"))
         self._scale = float(value("time_scale"))
         self._state = start_pose(self._cell, value("start_position").strip() or None, value("start_tool").strip() or None)
-        self._joint_names = _names(value("joint_names")) or ([j.name for j in self._robot.joints] if self._robot else [])
+        self._joint_names = _names(value("joint_names")) or ([j.ros_name or j.name for j in self._robot.joints] if self._robot else [])
         self._joints = _start_joints(value("start_joints_deg"), self._robot)
         self._contacts = contacts_for(self._robot, self._cell)
         self._fault = Fault(value("fault_joint"), float(value("fault_offset_deg")), float(value("fault_after_s")))

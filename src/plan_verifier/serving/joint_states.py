@@ -6,12 +6,14 @@ its own (the UR driver sorts them) and sometimes with other joints mixed in
 (a gripper). The start of a verification decides which IK branch every
 Cartesian target is reached on, so a reading is taken only when it is
 unambiguous: by name when every joint the verifier expects is in the message
-(the robot spec's joint names, or the node's `joint_state_names`), else by
-position only when the message has exactly as many joints as the robot and
-no names (or names that match nothing — the driver names them otherwise;
-configure `joint_state_names` then). Degrees out; a reading older than the
-node's `joint_states_max_age_s` is not used: a stale start is worse than the
-start position.
+(the node's `joint_state_names`, else each spec joint's `ros_name` — the
+vendor description's name — else its spec name), else by position only when
+the message names no joint at all and has exactly as many as the robot. Names
+that match nothing are refused, not read by position: the UR driver, for one,
+publishes its joints sorted by name (elbow first), and a start read in the
+wrong order would put every Cartesian target on another IK branch. Degrees
+out; a reading older than the node's `joint_states_max_age_s` is not used: a
+stale start is worse than the start position.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def read_joint_state(names: Sequence[str], positions_rad: Sequence[float], expec
     index = {name: k for k, name in enumerate(names)}
     if names and all(name in index for name in expected):
         values, mapping = [positions[index[name]] for name in expected], BY_NAME
-    elif len(positions) == len(expected) and not any(name in index for name in expected):
+    elif not names and len(positions) == len(expected):
         values, mapping = positions, BY_POSITION
     else:
         missing = [name for name in expected if name not in index]

@@ -120,7 +120,7 @@ class VerificationService:
             self._ledger = AttemptLedger(settings.max_plan_attempts, settings.max_tracked_tasks)
             self._start = StartStateSource(settings.robot_state_db or None, joints_max_age_s=settings.joint_states_max_age_s)
             self.joint_names = tuple(n.strip() for n in settings.joint_state_names.split(",") if n.strip()) or tuple(
-                j.name for j in self.robot.joints)
+                j.ros_name or j.name for j in self.robot.joints)
             try:
                 self._audit = AuditLog(settings.audit_log_dir)
             except OSError as exc:

@@ -88,8 +88,8 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("joint_states_max_age_s", 1.0, "A /joint_states message older than this (by its header stamp, else its arrival, on the "
               "node's clock) is not used as the start.", bounds=(0.001, 3600.0)),
     ParamSpec("joint_state_names", "", "The robot's joint names in /joint_states, comma-separated in the spec's joint order; "
-              "empty = the robot spec's joint names (a message without them is read by position only when it has exactly "
-              "the robot's joints)."),
+              "empty = each spec joint's ros_name, else its name (only a message naming no joint is read by position, when "
+              "it has exactly the robot's joints)."),
     ParamSpec("diagnostics_period_s", 1.0, "Period of the /diagnostics status.", bounds=(0.1, 60.0)),
     ParamSpec("request_queue_depth", 100, "Queue depth of the ~/verify service and the ~/plan_requests subscription.",
               bounds=(1, 10_000)),
