@@ -259,10 +259,13 @@ def render_png(view: Picture, path: str | Path, *, dpi: int = 100) -> None:
             _draw_view(ax, view, name, (h, v))
         legend_ax = grid[1, 1]
         legend_ax.axis("off")
-        handles = [Line2D([], [], color=COLOURS[NEUTRAL], lw=1.6, label="TCP path"),
-                   Line2D([], [], color=COLOURS[FAILED], lw=2.6, label="TCP path of a failing step"),
-                   Line2D([], [], color=COLOURS[WARNED], lw=2.0, label="TCP path of a step with a warning"),
-                   Line2D([], [], color="#2ca02c", marker="o", lw=0, label="start"),
+        statuses = {p.status for p in view.paths}
+        handles = [Line2D([], [], color=COLOURS[NEUTRAL], lw=1.6, label="TCP path (step numbers at the targets)")]
+        if FAILED in statuses:
+            handles.append(Line2D([], [], color=COLOURS[FAILED], lw=2.6, label="TCP path of a failing step"))
+        if WARNED in statuses:
+            handles.append(Line2D([], [], color=COLOURS[WARNED], lw=2.0, label="TCP path of a step with a warning"))
+        handles += [Line2D([], [], color="#2ca02c", marker="o", lw=0, label="start"),
                    Patch(facecolor=ROBOT_COLOUR, edgecolor="#34495e", label="robot at the instant shown"),
                    Patch(facecolor=OBSTACLE_COLOUR, edgecolor="#7a6a48", label="collision object"),
                    Patch(facecolor=FLOOR_COLOUR, edgecolor="#888888", label="floor")]
