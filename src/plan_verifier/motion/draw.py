@@ -128,7 +128,7 @@ class Picture:
     robot: tuple[Solid, ...]
     highlight: tuple[str, ...]  # the robot bodies and obstacles at the worst instant's contact or approach
     instant: Instant | None
-    unreachable: tuple[tuple[float, float, float], ...]  # targets without an IK solution
+    unreachable: tuple[tuple[int, tuple[float, float, float]], ...]  # (step, position) of targets without an IK solution
     notes: tuple[str, ...]  # the findings, one line each
 
 
@@ -145,7 +145,7 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
         placed = bodies.poses(np.radians(motion.q_deg[instant.sample]))
         robot = tuple(Solid(b.name, b.shape, placed[k]) for k, b in enumerate(bodies.bodies))
     obstacles = tuple(Solid(o.name, o.shape, pose_matrix(o.pose)) for _, o in sorted(cell.collision_objects.items())) if cell else ()
-    unreachable = tuple((float(t.pose[0]), float(t.pose[1]), float(t.pose[2])) for t in execution.targets
+    unreachable = tuple((t.motion.step, (float(t.pose[0]), float(t.pose[1]), float(t.pose[2]))) for t in execution.targets
                         if t.reading == 0 and t.within_limits == 0 and len(t.pose) >= 3)
     return Picture(_heading(title, execution, instant, findings), execution.floor_z_mm, obstacles, paths, robot,
                    _highlight(execution, instant), instant, unreachable, _notes(findings))
@@ -177,10 +177,12 @@ def _heading(title: str, execution: Execution, instant: Instant | None, findings
     ref = motion.motion
     share = round(100 * float(motion.s[instant.sample]))
     lines.append(f"robot at {share}% of step {ref.step} ({ref.command} to {ref.target}, {ref.tool}): {instant.what}")
-    about = [f for f in findings if f.step == ref.step and f.category is Category.EXECUTION]
-    if about and instant.kind != "end":
-        finding = max(about, key=lambda f: f.severity.rank)
-        lines.extend(textwrap.wrap(f"{finding.rule_id} {finding.severity.value}: {finding.message}", 150)[:3])
+    about = [f for f in findings if f.step == ref.step and f.category is Category.EXECUTION] if instant.kind != "end" else []
+    rejecting = [f for f in findings if f.severity is Severity.CRITICAL]
+    if about or rejecting:  # the finding about the instant shown, else what rejects the plan
+        finding = max(about, key=lambda f: f.severity.rank) if about else rejecting[0]
+        step = "" if about or finding.step is None else f"step {finding.step}: "
+        lines.extend(textwrap.wrap(f"{step}{finding.rule_id} {finding.severity.value}: {finding.message}", 150)[:3])
     return "\n".join(lines)
 
 
@@ -328,8 +330,10 @@ def _draw_view(ax, view: Picture, name: str, axes: tuple[int, int]) -> None:
     if view.instant is not None and view.instant.point is not None:
         point = view.instant.point
         ax.plot([point[h]], [point[v]], "*", color="black", markersize=11, zorder=14)
-    for target in view.unreachable:
+    for step, target in view.unreachable:
         ax.plot([target[h]], [target[v]], "x", color=COLOURS[FAILED], markersize=10, mew=2.2, zorder=14)
+        ax.annotate(str(step), (target[h], target[v]), textcoords="offset points", xytext=(6, 6), fontsize=7,
+                    color=COLOURS[FAILED], zorder=14)
         extent.append(np.array([[target[h], target[v]]]))
     ax.plot([0.0], [0.0], "+", color="black", markersize=10, zorder=9)  # the robot base frame
     points = np.vstack(extent) if extent else np.zeros((1, 2))
