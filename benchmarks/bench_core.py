@@ -4,14 +4,16 @@ Not a test: it prints figures for the README. Each size is measured against a
 floor taken in the same run: one compiled regular expression (the grammar's
 own token alternation, `findall`) over the same program text. `read` is the
 whole TDL reader (scan, parse, lower to the IR); `check` the full STANDARD
-verification with the execution level off. Usage:
-    .venv/bin/python benchmarks/bench_core.py [--repeat N] [--sizes 10,100,1000,10000]
+verification with the execution level off (`--execution` turns it on; its own cost, per
+motion and per metre of path, is `bench_execution.py`'s). Usage:
+    .venv/bin/python benchmarks/bench_core.py [--repeat N] [--sizes 10,100,1000,10000] [--execution]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import subprocess
 import sys
@@ -124,9 +126,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--sizes", default="10,100,1000,10000")
+    parser.add_argument("--execution", action="store_true", help="check with the execution level on")
     args = parser.parse_args()
-    verifier = Verifier("ur10e", level="STANDARD", options=VerifyOptions(execution=False))
-    print("floor = one compiled regular expression tokenising the same text; read = the TDL reader; check = STANDARD, execution off")
+    verifier = Verifier("ur10e", level="STANDARD", options=VerifyOptions(execution=args.execution))
+    print("floor = one compiled regular expression tokenising the same text; read = the TDL reader; "
+          f"check = STANDARD, execution {'on' if args.execution else 'off'}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'commands':>9} {'floor ms':>9} {'read ms':>8} {'check ms':>9} {'p95 ms':>8} {'ms/cmd':>7} {'read/floor':>10} {'check/floor':>11} "
           f"{'peak KiB':>9}  stages (median ms)")
     for size in (int(s) for s in args.sizes.split(",")):
