@@ -320,7 +320,8 @@ def _draw_view(ax, view: Picture, name: str, axes: tuple[int, int]) -> None:
             for p in view.paths:
                 end = p.tcp_mm[-1]
                 ax.annotate(str(p.step), (end[h], end[v]), textcoords="offset points", xytext=(4, 4), fontsize=7,
-                            color=COLOURS[p.status] if p.status != NEUTRAL else "#34495e", zorder=13)
+                            color=COLOURS[p.status] if p.status != NEUTRAL else "#34495e", zorder=13,
+                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
     for solid in view.robot:
         corners = outline(solid.shape, solid.transform, axes)
         hit = solid.name in view.highlight
