@@ -163,3 +163,10 @@ def test_show_says_why_it_cannot_draw(tmp_path, monkeypatch, capsys, args, messa
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"GOAL broken {")))
     assert main([*args, "--png", str(tmp_path / "x.png")]) == 2
     assert message in capsys.readouterr().err and not (tmp_path / "x.png").exists()
+
+
+def test_a_plan_without_motions_shows_the_robot_where_it_starts() -> None:
+    report, execution = verified(program("SetDigitalOutput(1, 0)"))
+    assert worst_instant(execution) is None
+    view = picture(execution, arm_for(VERIFIER.robot), None, report.findings, title="t")
+    assert view.paths == () and view.robot and "no motion was simulated: the robot at its start (home_joints_deg)" in view.title

@@ -141,14 +141,21 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
     robot: tuple[Solid, ...] = ()
     if instant is not None:
         motion = execution.motions[instant.motion]
-        bodies = body_set(arm, motion.tool_shape)
-        placed = bodies.poses(np.radians(motion.q_deg[instant.sample]))
-        robot = tuple(Solid(b.name, b.shape, placed[k]) for k, b in enumerate(bodies.bodies))
+        robot = _robot(arm, motion.tool_shape, motion.q_deg[instant.sample])
+    elif execution.start is not None:  # nothing moved: the arm where the run starts
+        robot = _robot(arm, None, np.array(execution.start.joints_deg))
     obstacles = tuple(Solid(o.name, o.shape, pose_matrix(o.pose)) for _, o in sorted(cell.collision_objects.items())) if cell else ()
     unreachable = tuple((t.motion.step, (float(t.pose[0]), float(t.pose[1]), float(t.pose[2]))) for t in execution.targets
                         if t.reading == 0 and t.within_limits == 0 and len(t.pose) >= 3)
     return Picture(_heading(title, execution, instant, findings), execution.floor_z_mm, obstacles, paths, robot,
                    _highlight(execution, instant), instant, unreachable, _notes(findings))
+
+
+def _robot(arm: Arm, tool, q_deg: np.ndarray) -> tuple[Solid, ...]:
+    """The robot's collision bodies (link capsules and the tool's shape) placed at one configuration."""
+    bodies = body_set(arm, tool)
+    placed = bodies.poses(np.radians(q_deg))
+    return tuple(Solid(b.name, b.shape, placed[k]) for k, b in enumerate(bodies.bodies))
 
 
 def _highlight(execution: Execution, instant: Instant | None) -> tuple[str, ...]:
@@ -172,7 +179,8 @@ def _heading(title: str, execution: Execution, instant: Instant | None, findings
     """The title, the instant shown, and the finding about it (the most severe execution finding of its step)."""
     lines = [title]
     if instant is None:
-        return "\n".join([*lines, "no motion was simulated"])
+        where = f": the robot at its start ({execution.start.source})" if execution.start is not None else ""
+        return "\n".join([*lines, f"no motion was simulated{where}"])
     motion = execution.motions[instant.motion]
     ref = motion.motion
     share = round(100 * float(motion.s[instant.sample]))
