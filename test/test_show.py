@@ -155,6 +155,8 @@ def test_show_draws_a_json_plan_in_its_cell(tmp_path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["show", str(ROOT / "examples" / "weld_seam_1.json")], "needs a cell graph"),
     (["show", "-"], "nothing to draw"),
+    (["show", str(ROOT / "examples" / "weld_seam_1.json"), "--graph-uri", "bolt://127.0.0.1:1", "--graph-timeout", "1"],
+     "unavailable"),
 ])
 def test_show_says_why_it_cannot_draw(tmp_path, monkeypatch, capsys, args, message) -> None:
     import io

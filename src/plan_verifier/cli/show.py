@@ -26,6 +26,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from plan_verifier.findings import Category
     from plan_verifier.inputs import read_plan_text
     from plan_verifier.kinematics.arm import arm_for
     from plan_verifier.motion.draw import picture, render_png
@@ -48,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if graph is not None:
             graph.close()
+    if graph is not None and report.cell is None:  # a picture without the cell would hide what the plan runs into
+        unavailable = report.could_not_run(Category.GRAPH)
+        print(f"plan-verify: error: {unavailable.message if unavailable else 'the cell graph could not be read'}", file=sys.stderr)
+        return EXIT_ERROR
     execution = report.motion
     if execution is None or execution.unavailable is not None:
         why = execution.unavailable if execution is not None else "the plan could not be read or simulated"
