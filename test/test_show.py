@@ -172,3 +172,13 @@ def test_a_plan_without_motions_shows_the_robot_where_it_starts() -> None:
     assert worst_instant(execution) is None
     view = picture(execution, arm_for(VERIFIER.robot), None, report.findings, title="t")
     assert view.paths == () and view.robot and "no motion was simulated: the robot at its start (home_joints_deg)" in view.title
+
+
+def test_a_joint_faster_than_its_limit_is_shown_where_it_peaks() -> None:
+    # As R-KIN-005's example: a fast sweep close to the base (the UR10e's base joint turns at most 120 deg/s).
+    report, execution = verified(program(linear(250, -300, 500), "MoveLinear(PosX(250, 300, 500, 180, 0, 0), 1000, 400, 0, 0)"))
+    assert any(f.rule_id == "R-KIN-005" for f in report.findings)
+    instant = worst_instant(execution)
+    fast = max(execution.speeds, key=lambda j: j.needed_deg_s / j.limit_deg_s)
+    assert instant.kind == "speed" and execution.motions[instant.motion].motion == fast.motion
+    assert execution.motions[instant.motion].s[instant.sample] == pytest.approx(fast.s, abs=0.1)

@@ -14,8 +14,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("show", help="draw a plan's simulated run into a PNG",
                        description="Verify the plan (level STANDARD) and draw the cell's floor and collision objects, the TCP "
                                    "path of every motion (failing steps in red) and the robot at the worst instant: the deepest "
-                                   "contact, else where a path breaks off or meets a singularity, else the closest approach, "
-                                   "else the end.")
+                                   "contact, else where a path breaks off, meets a singularity or overspeeds a joint, else the "
+                                   "closest approach, else the end.")
     p.add_argument("plan", metavar="PLAN", help="a plan file, or - for standard input")
     p.add_argument("--png", metavar="PATH", required=True, help="the image to write")
     p.add_argument("--robot", default="ur10e", metavar="NAME|PATH", help="robot spec: a shipped name (default ur10e) or a YAML file")

@@ -48,7 +48,8 @@ class Instant:
     """The instant the robot is drawn at: sample `sample` of `Execution.motions[motion]`, and why that one.
 
     `kind`: contact (the deepest penetration of the floor, an obstacle or the robot itself),
-    break (a Cartesian path that cannot go on), singularity, clearance (the closest approach
+    break (a Cartesian path that cannot go on), singularity, speed (a joint needs more than its
+    limit; after the clearance when it only comes close to it), clearance (the closest approach
     under the cell's clearance) or end (nothing came close: the end of the last motion).
     """
 
@@ -78,13 +79,22 @@ def worst_instant(execution: Execution) -> Instant | None:
         g = max(execution.singular, key=lambda g: g.needed_deg_s / g.limit_deg_s)
         return _at(execution, g.motion, g.s, "singularity",
                    f"{'/'.join(g.kinds) or 'near'} singularity: {g.name} needs {_mm(g.needed_deg_s)} deg/s")
+    fast = max(execution.speeds, key=lambda j: j.needed_deg_s / j.limit_deg_s, default=None)
+    if fast is not None and fast.needed_deg_s > fast.limit_deg_s:
+        return _speed(execution, fast)
     near = [a for a in execution.approaches if a.distance_mm >= 0.0]
     if near:
         a = min(near, key=lambda a: a.distance_mm)
         other = "the floor" if a.kind == "floor" else a.other
         return _at(execution, a.motion, a.s, "clearance", f"{a.body} {_mm(a.distance_mm)} mm from {other}", a.body, a.other, a.point)
+    if fast is not None:
+        return _speed(execution, fast)
     last = len(execution.motions) - 1
     return Instant(last, len(execution.motions[last].s) - 1, "end", "the end of the last motion")
+
+
+def _speed(execution: Execution, fast) -> Instant:
+    return _at(execution, fast.motion, fast.s, "speed", f"{fast.name} needs {_mm(fast.needed_deg_s)} of {_mm(fast.limit_deg_s)} deg/s")
 
 
 def _at(execution: Execution, ref: MotionRef, s: float, kind: str, what: str, body: str | None = None,
