@@ -31,7 +31,8 @@ from plan_verifier.findings import Category, Finding, Severity
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import Arm
 from plan_verifier.kinematics.bodies import body_set
-from plan_verifier.motion.facts import Execution, MotionRef, SimulatedMotion
+from plan_verifier.collision.tool_shape import ToolShape
+from plan_verifier.motion.facts import Execution, JointSpeed, MotionRef
 
 #: Path colours by what the findings say about a motion's step.
 FAILED, WARNED, NEUTRAL = "failed", "warned", "neutral"
@@ -93,7 +94,7 @@ def worst_instant(execution: Execution) -> Instant | None:
     return Instant(last, len(execution.motions[last].s) - 1, "end", "the end of the last motion")
 
 
-def _speed(execution: Execution, fast) -> Instant:
+def _speed(execution: Execution, fast: JointSpeed) -> Instant:
     return _at(execution, fast.motion, fast.s, "speed", f"{fast.name} needs {_mm(fast.needed_deg_s)} of {_mm(fast.limit_deg_s)} deg/s")
 
 
@@ -121,7 +122,7 @@ class Solid:
 
 
 @dataclass(frozen=True)
-class Path3:
+class TcpPath:
     """The TCP path of one motion and how its step fared."""
 
     step: int
@@ -134,7 +135,7 @@ class Picture:
     title: str
     floor_z_mm: float
     obstacles: tuple[Solid, ...]
-    paths: tuple[Path3, ...]
+    paths: tuple[TcpPath, ...]
     robot: tuple[Solid, ...]
     highlight: tuple[str, ...]  # the robot bodies and obstacles at the worst instant's contact or approach
     instant: Instant | None
@@ -146,7 +147,7 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
     """What to draw for one verified plan (`findings`: the report's)."""
     findings = tuple(findings)
     worst = {f.step: f.severity for f in sorted(findings, key=lambda f: f.severity.rank) if f.step is not None}
-    paths = tuple(Path3(m.motion.step, m.tcp_mm, _status(worst.get(m.motion.step))) for m in execution.motions)
+    paths = tuple(TcpPath(m.motion.step, m.tcp_mm, _status(worst.get(m.motion.step))) for m in execution.motions)
     instant = worst_instant(execution)
     robot: tuple[Solid, ...] = ()
     if instant is not None:
@@ -161,7 +162,7 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
                    _highlight(execution, instant), instant, unreachable, _notes(findings))
 
 
-def _robot(arm: Arm, tool, q_deg: np.ndarray) -> tuple[Solid, ...]:
+def _robot(arm: Arm, tool: ToolShape | None, q_deg: np.ndarray) -> tuple[Solid, ...]:
     """The robot's collision bodies (link capsules and the tool's shape) placed at one configuration."""
     bodies = body_set(arm, tool)
     placed = bodies.poses(np.radians(q_deg))
@@ -233,10 +234,11 @@ def outline(shape: Shape, transform: np.ndarray, axes: tuple[int, int]) -> np.nd
         return convex_hull(np.vstack([e[[h, v]] + shape.radius * ring for e in ends]))
     if isinstance(shape, Cylinder):
         local = np.vstack([np.column_stack([shape.radius * ring, np.full(_CIRCLE, z)]) for z in (-shape.length / 2, shape.length / 2)])
-    else:
-        assert isinstance(shape, Box)
+    elif isinstance(shape, Box):
         half = np.array([shape.sx, shape.sy, shape.sz]) / 2.0
         local = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * half
+    else:
+        raise TypeError(f"no outline for {type(shape).__name__}")
     world = local @ transform[:3, :3].T + centre
     return convex_hull(world[:, [h, v]])
 
