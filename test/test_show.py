@@ -181,4 +181,5 @@ def test_a_joint_faster_than_its_limit_is_shown_where_it_peaks() -> None:
     instant = worst_instant(execution)
     fast = max(execution.speeds, key=lambda j: j.needed_deg_s / j.limit_deg_s)
     assert instant.kind == "speed" and execution.motions[instant.motion].motion == fast.motion
-    assert execution.motions[instant.motion].s[instant.sample] == pytest.approx(fast.s, abs=0.1)
+    s = execution.motions[instant.motion].s
+    assert abs(s[instant.sample] - fast.s) <= np.max(np.diff(s)) / 2 + 1e-9  # the sample next to the peak
