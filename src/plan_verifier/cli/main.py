@@ -18,7 +18,7 @@ import sys
 from plan_verifier import __version__
 from plan_verifier.resources import ConfigError
 
-SUBCOMMANDS = ("check", "rules", "commands", "call", "dataset", "eval", "graph", "repair", "replay", "record")
+SUBCOMMANDS = ("check", "show", "rules", "commands", "call", "dataset", "eval", "graph", "repair", "replay", "record")
 
 EXIT_APPROVED, EXIT_REJECTED, EXIT_ERROR = 0, 1, 2
 

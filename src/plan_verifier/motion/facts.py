@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.findings import Span
 
 XYZ = tuple[float, float, float]
@@ -151,6 +152,7 @@ class SimulatedMotion:
     tcp_mm: np.ndarray  # (N, 3)
     complete: bool  # False when the path broke off (PathBreak) before its target
     proven: bool
+    tool_shape: ToolShape | None = None  # the shape on the flange during the motion (None: the bare flange)
 
     @property
     def duration_s(self) -> float:

@@ -376,7 +376,8 @@ class _Run:
                     other = self.scene.targets[int(result.world_target[b, k])] if result.world_target[b, k] >= 0 else ""
                     self.closest = (float(result.world[b, k]), (p.ref.step, bodies.bodies[b].name, other))
             tcp = self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3]
-            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), self.times(p, result), tcp, p.complete, result.proven))
+            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), self.times(p, result), tcp, p.complete, result.proven,
+                                           p.mount.shape))
             approaches.extend(self.approaches(p, result, tcp, bodies))
         return tuple(motions), tuple(approaches)
 

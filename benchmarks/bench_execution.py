@@ -1,0 +1,105 @@
+"""Benchmark the execution level: what the kinematic simulation adds to a verification.
+
+Not a test: it prints figures for the README. Every program is verified in-process at
+STANDARD twice per round, with the execution level on and off (`VerifyOptions.execution`),
+interleaved so both share the machine's moods; the difference of the medians is the
+execution level's cost, also given per simulated motion and per metre of TCP path (the
+sampled path's length: the collision sweep's work grows with how far the bodies move, so
+ms per metre should stay flat as programs grow). Programs: bench_core's pick-and-place
+cycle (10 commands, four of them linear moves) repeated and cut to N - 1 commands, then
+End() — so even the 10-command program moves — and the TDL corpus. Usage:
+    .venv/bin/python benchmarks/bench_execution.py [--repeat N] [--sizes 10,100,1000] [--cell NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_core import CORPUS, CYCLE  # noqa: E402
+from plan_verifier.graph.open import open_graph  # noqa: E402
+from plan_verifier.options import VerifyOptions  # noqa: E402
+from plan_verifier.pipeline import Verifier  # noqa: E402
+
+ON, OFF = VerifyOptions(execution=True), VerifyOptions(execution=False)
+
+
+def program(commands: int) -> str:
+    """`commands` commands: the pick-and-place cycle's commands in order, cycle after cycle, and End()."""
+    lines: list[str] = []
+    i = 0
+    while len(lines) < commands - 1:
+        lines.extend(CYCLE.format(i=i, x=300 + (i * 7) % 300, y=-200 + (i * 13) % 400).splitlines(keepends=True))
+        i += 1
+    return "GOAL Execute_Process() {\n" + "".join(lines[:commands - 1]) + "    SPAWN End() WITH WAIT;\n}\n"
+
+
+def measure(verifier: Verifier, text: str, repeat: int) -> dict:
+    """Median ms with the execution level on and off, the execution stage's own median, and what was simulated."""
+    report = verifier.verify(text, options=ON)  # warm caches (arm, bodies, grammar tables)
+    verifier.verify(text, options=OFF)
+    on, off, stage = [], [], []
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        report = verifier.verify(text, options=ON)
+        t1 = time.perf_counter()
+        verifier.verify(text, options=OFF)
+        t2 = time.perf_counter()
+        on.append((t1 - t0) * 1000)
+        off.append((t2 - t1) * 1000)
+        stage.append(report.timings_ms.get("execution", 0.0))
+    execution = report.motion
+    motions = len(execution.motions) if execution is not None else 0
+    metres = sum(float(np.linalg.norm(np.diff(m.tcp_mm, axis=0), axis=1).sum()) for m in execution.motions) / 1000 if motions else 0.0
+    return {"on": statistics.median(on), "off": statistics.median(off), "stage": statistics.median(stage),
+            "motions": motions, "metres": metres, "verdict": report.verdict,
+            "ran": execution is not None and execution.unavailable is None}
+
+
+def row(label: str, m: dict) -> str:
+    cost = m["on"] - m["off"]
+    per_motion = f"{cost / m['motions']:.3f}" if m["motions"] else "-"
+    per_metre = f"{cost / m['metres']:.2f}" if m["metres"] else "-"
+    return (f"{label:>24} {m['off']:>8.2f} {m['on']:>8.2f} {m['on'] / m['off']:>6.1f}x {cost:>8.2f} {m['stage']:>8.2f} "
+            f"{m['motions']:>7} {m['metres']:>7.1f} {per_motion:>9} {per_metre:>8}  [{m['verdict']}]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--cell", help="verify against this cell (its floor and collision objects); default: none (the floor only)")
+    args = parser.parse_args()
+    graph = open_graph(cell=args.cell) if args.cell else None
+    verifier = Verifier("ur10e", graph=graph, level="STANDARD")
+    print(f"in-process, STANDARD, UR10e{', cell ' + args.cell if args.cell else ', no cell (the floor only)'}; median ms; "
+          f"cost = on - off; path = the sampled TCP path; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'program':>24} {'off ms':>8} {'on ms':>8} {'on/off':>7} {'cost ms':>8} {'stage ms':>8} {'motions':>7} {'path m':>7} "
+          f"{'ms/motion':>9} {'ms/m':>8}")
+    for size in (int(s) for s in args.sizes.split(",")):
+        print(row(f"{size} commands", measure(verifier, program(size), max(3, min(args.repeat, 3000 // size)))), flush=True)
+    corpus = sorted(CORPUS.glob("*.t*"))
+    results = [measure(verifier, p.read_text(encoding="utf-8"), max(3, args.repeat // 3)) for p in corpus]
+    total = {"on": sum(r["on"] for r in results), "off": sum(r["off"] for r in results), "stage": sum(r["stage"] for r in results),
+             "motions": sum(r["motions"] for r in results), "metres": sum(r["metres"] for r in results),
+             "verdict": f"{sum(r['ran'] for r in results)} of {len(results)} simulated"}
+    print(row(f"corpus ({len(corpus)} programs)", total))
+    worst = max(zip(results, corpus), key=lambda rc: rc[0]["on"] - rc[0]["off"])
+    print(f"corpus: median cost {statistics.median(r['on'] - r['off'] for r in results):.2f} ms per program, "
+          f"most {worst[0]['on'] - worst[0]['off']:.2f} ms ({worst[1].name[:60]}, {worst[0]['motions']} motions)")
+
+
+if __name__ == "__main__":
+    main()
