@@ -9,7 +9,8 @@ and each of the cell's tools: the graph does not say which one a plan will
 hold): each posed position, and each allowed move (:ONLY_ALLOWED_MOVE_TO) as a
 joint move between the two positions' configurations.
 
-A position with `joints` is that configuration whatever the tool. A position
+A position with `joints` taught for this robot (`motion.taught`) is that
+configuration whatever the tool; another arm's joints are not used. A position
 with only a pose is where the TCP of the tool on the flange goes (a tool
 stand's docking pose is always its own tool's TCP: contract §7, and
 `motion.program`), reached by the inverse-kinematics solution nearest to a
@@ -36,6 +37,7 @@ from plan_verifier.kinematics.arm import Arm, arm_for
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.motion.paths import joint_at, joint_samples
 from plan_verifier.motion.sweep import sweep
+from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
 
 #: The label of the empty flange among the tools a position is checked with.
@@ -69,11 +71,12 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
     problems: list[LintProblem] = []
     configs: dict[str, tuple[float, ...] | None] = {}
     moves = sorted((a, b) for a, b in cell.edges if a < b or (b, a) not in cell.edges)
+    taught = TaughtJoints(arm, cell)
     for tool in tools:
         label = f"tool '{tool.name}'" if tool is not None else FLANGE
         at: dict[str, np.ndarray | None] = {}
         for name in sorted(cell.positions):
-            q, problem = _configuration(arm, cell, cell.positions[name], tool)
+            q, problem = _configuration(arm, cell, cell.positions[name], tool, taught)
             at[name] = q
             if problem and not any(p.where == name and p.message == problem for p in problems):
                 problems.append(LintProblem(name, label, problem))
@@ -87,7 +90,7 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
         for a, b in moves:
             if at[a] is None or at[b] is None:
                 continue
-            qa, qb = at[a], arm.nearest([at[b]], at[a]) if cell.positions[b].joints is None else at[b]
+            qa, qb = at[a], arm.nearest([at[b]], at[a]) if not taught.usable(cell.positions[b]) else at[b]
             samples = joint_samples(qa, qb)
             paths.append((samples.s, samples.q, lambda s, near, qa=qa, qb=qb: (joint_at(qa, qb, s), np.ones(len(s), bool))))
             where.append(f"{a} -> {b}")
@@ -107,15 +110,15 @@ def teach(cell: Cell, robot: RobotSpec) -> dict[str, tuple[float, ...]]:
         if position.role == "work" and len(_work_tools(cell, position)) != 1:
             continue  # visited with several tools, each with its own TCP at the pose: no single configuration
         tool = _work_tools(cell, position)[0] if position.role == "work" else None
-        q, problem = _configuration(arm, cell, position, tool)
+        q, problem = _configuration(arm, cell, position, tool, TaughtJoints(arm, cell))
         if q is not None and not problem:
             out[name] = tuple(round(float(v), 3) for v in np.degrees(q))
     return out
 
 
-def _configuration(arm: Arm, cell: Cell, position: Position, tool) -> tuple[np.ndarray | None, str | None]:
+def _configuration(arm: Arm, cell: Cell, position: Position, tool, taught: TaughtJoints) -> tuple[np.ndarray | None, str | None]:
     """The position's configuration (rad) with `tool` on the flange, or None with why there is none."""
-    if position.joints is not None:
+    if taught.usable(position):
         q = np.radians(position.joints)
         if not np.all((q >= arm.lower - 1e-9) & (q <= arm.upper + 1e-9)):
             return q, f"joints {list(position.joints)} are outside the {arm.spec.model}'s joint limits"

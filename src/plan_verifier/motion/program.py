@@ -50,6 +50,8 @@ class Waypoint:
     alternatives: tuple[tuple[float, ...], ...] = ()
     #: How the orientation triple is read: None = the robot's convention, "rpy" for a cell pose.
     convention: str | None = None
+    #: The cell position whose taught joints these are (`motion.taught` decides whether this robot uses them).
+    position: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +194,7 @@ def _json_items(plan: Plan, cell: Cell | None, trace: Simulation | None) -> Iter
         if position is None:
             continue  # not a position of the cell (or no cell at all): the graph rules say so
         if position.joints is not None:
-            waypoint = Waypoint(name, joints_deg=tuple(float(j) for j in position.joints), span=step.span)
+            waypoint = Waypoint(name, joints_deg=tuple(float(j) for j in position.joints), span=step.span, position=name)
         elif position.pose is not None and len(position.pose) == 6:
             waypoint = Waypoint(name, pose=tuple(float(v) for v in position.pose), span=step.span, convention="rpy")
         else:

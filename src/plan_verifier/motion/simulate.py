@@ -21,7 +21,7 @@ the next motion's target is checked where it is, but not the way there.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,7 @@ from plan_verifier.kinematics.rigid import invert
 from plan_verifier.motion.paths import CartesianPath, Samples, joint_at, joint_samples, solve_paths
 from plan_verifier.motion.program import CIRCULAR_PATH, JOINT_PATH, Motion, ToolRef, Unknown, Waypoint, motion_program
 from plan_verifier.motion.sweep import SweptPath, sweep
+from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
 
 #: A joint speed above this share of the joint's limit is reported (the rule decides how severely).
@@ -112,10 +113,11 @@ class _Run:
         self.solved: dict[int, np.ndarray | None] = {}
         self._flange = _Mount(np.eye(4), None, "the flange")
         self._mounts: dict[tuple, _Mount] = {}  # one mount (and one TCP object) per tool: runs group by identity
+        self.taught = TaughtJoints(arm, cell)
 
     def run(self, program, start: Any) -> Execution:
         q, start_fact = self.start(start)
-        items = program.items
+        items = [self.own_joints(item) for item in program.items]
         mounts = {i: (self.mount(m.tool, m), self.mount(m.pose_tool, None) if m.pose_tool is not None else None)
                   for i, m in enumerate(items) if isinstance(m, Motion)}
         self.solve_targets(items, mounts)
@@ -150,7 +152,7 @@ class _Run:
             values = tuple(float(j) for j in joints)
             return np.radians(values), Start(values, getattr(start, "joints_source", None) or "request")
         position = self.cell.positions.get(start.position) if self.cell is not None and start.position else None
-        if position is not None and position.joints is not None:
+        if position is not None and self.taught.usable(position):
             values = tuple(float(j) for j in position.joints)
             return np.radians(values), Start(values, f"position '{position.name}'")
         if position is not None and position.pose is not None and len(position.pose) == 6:
@@ -163,6 +165,17 @@ class _Run:
                 return q, Start(_deg(q), f"position '{position.name}'")
         home = self.arm.home
         return home.copy(), Start(_deg(home), "home_joints_deg")
+
+    def own_joints(self, item):
+        """A move to a cell position whose taught joints are another robot's goes to its pose instead."""
+        target = item.target if isinstance(item, Motion) else None
+        if target is None or target.position is None or self.cell is None:
+            return item
+        position = self.cell.positions[target.position]
+        if self.taught.usable(position):
+            return item
+        posed = replace(target, joints_deg=None, pose=tuple(float(v) for v in position.pose), convention="rpy")
+        return replace(item, waypoints=(*item.waypoints[:-1], posed))
 
     # ------------------------------------------------------------------ targets
 
