@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from plan_verifier.semantic.english import place_key
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Morph, canon, korean_morphs
+from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
@@ -34,6 +34,9 @@ _ORDER_NOUNS = {"다음": "sequence", "후": "sequence", "뒤": "sequence", "이
 _SELF = frozenset({"로봇", "팔", "로봇팔", "robot", "arm", "그리퍼", "집게"})
 #: Nouns that order clauses when they stand alone before 에/으로: "그 다음에", "마지막으로", "끝으로".
 _ORDER_PHRASES = frozenset({"마지막", "처음", "다음", "그다음", "이후", "후", "끝", "나중", "그후", "그뒤", "뒤"})
+#: Verbs that do what their object names when that object is an action noun ("가접 좀 부탁드려요", "가접만 해 주세요",
+#: "inspect는 하지 마"): the action is the noun's.
+_LIGHT_STEMS = frozenset({"하", "부탁", "요청", "진행", "실시", "수행"})
 _NEGATING_MAG = frozenset({"안", "못", "절대"})
 #: Connective endings that order their clause before the next ("-다가", "-고서"); plain "-고" (and) does not.
 _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
@@ -68,6 +71,8 @@ class _Clause:
     subjects: list[ObjectRef] = field(default_factory=list)
     topics: list[ObjectRef] = field(default_factory=list)  # 은/는: the object of this clause, or of the sentence's last one
     coordinated: list[_Phrase] = field(default_factory=list)
+    #: The last object written without a particle, and where it ends: a relative clause's verb may govern it.
+    bare: tuple[ObjectRef, int] | None = None
     order: str | None = None
     negated: bool = False
 
@@ -90,6 +95,7 @@ class _Reader:
         self.pending_topics: list[ObjectRef] = []
         #: Gapped parts of the clause being read: "X는 A에, Y는 B에 넣어" — each part shares the verb at the end.
         self.segments: list[tuple[_Clause, int]] = []
+        self.items = 0  # list markers seen ("1)", "2)"): each item after the first comes after the one before
 
     def read(self) -> list[Clause]:
         m, n = self.m, len(self.m)
@@ -109,8 +115,18 @@ class _Reader:
                 self.cur = _Clause()
                 i += 1
                 continue
+            if self._list_marker(i):
+                self._flush(None, "", mo.start)
+                self.items += 1
+                if self.items > 1:
+                    self.next_order = "sequence"  # "1) A 2) B": a numbered list is done in its order
+                i += 1 if mo.tag == "SB" else 2
+                continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
+                continue
+            if mo.tag == "SL" and self._english_verb(i) is not None:
+                i = self._predicate(i)  # "pick해서", "tack weld 하고": an English verb made Korean with 하다
                 continue
             manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
             if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
@@ -140,6 +156,27 @@ class _Reader:
         return self.out
 
     # ------------------------------------------------------------------ pieces
+    def _list_marker(self, i: int) -> bool:
+        """"1)", "2)" opening an item of a numbered list (Kiwi tags a leading one SB), not "(1)" or a label."""
+        m = self.m
+        if m[i].tag == "SB":
+            return True
+        return m[i].tag == "SN" and i + 1 < len(m) and m[i + 1].form == ")" and m[i + 1].start == m[i].end and \
+            (i == 0 or m[i - 1].tag != "SSO") and not any(x.tag == "SSO" and x.form == "(" for x in m[max(0, i - 1):i])
+
+    def _english_verb(self, i: int) -> tuple[str, int] | None:
+        """An English action verb (one or more Latin words from `i`) followed by 하다: the action and the index of 하."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag == "SL":
+            k += 1
+        if k == i or k >= n or m[k].form != "하" or m[k].tag not in ("XSV", "VV"):
+            return None
+        words = [x.form.lower() for x in m[i:k]]
+        phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
+        action = self.v.en_actions.get(phrase) or self.v.en_actions.get(" ".join(words))
+        return (action, k) if action is not None else None
+
     def _is_predicate(self, i: int) -> bool:
         mo = self.m[i]
         if mo.tag == "VV" and mo.form not in self.v.ko_manner:
@@ -150,6 +187,8 @@ class _Reader:
                 self.m[i + 1].tag in ("XSV", "XSA") or self.m[i + 1].form == "하" and self.m[i + 1].tag == "VV"
                 or self.m[i + 1].form == "하고" and mo.form in self.v.ko_actions):
             return True  # 이동/NNG 하/XSV; "반납하고", which Kiwi may read as 반납 + 하고/JC
+        if mo.tag == "NNG" and mo.form in _LIGHT_STEMS and i + 1 < len(self.m) and self.m[i + 1].form in ("드리", "하"):
+            return True  # "부탁드려요", "요청합니다"
         if mo.tag == "NNG" and mo.form in self.v.ko_noun_verbs and (i + 1 == len(self.m) or self.m[i + 1].tag in ("SF", "SP", "SE")):
             return True  # "B 위치로 이동.": an action noun that ends the clause is its verb (notes and comments)
         return False
@@ -179,6 +218,8 @@ class _Reader:
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
             if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
                 break
+            if m[j].tag == "SL" and self._english_verb(j) is not None:
+                break  # "seam 1 tack weld 하고": the place ends where the verb starts
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
             if m[j].tag == "SSO":
@@ -241,6 +282,8 @@ class _Reader:
             return j + 1
         # no particle: an object the speaker left the particle off ("사과 옮겨줘")
         self._assign(phrase, None)
+        if self.cur.objects:
+            self.cur.bare = (self.cur.objects[-1], phrase.morphs[-1].end)
         return j
 
     def _split_object(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
@@ -253,9 +296,24 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
-                if named and not self._is_place(before) and self._is_place(after):
+                if named and not self._is_place(before) and self._is_place(after) and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _stands_alone(self, before: _Phrase, after: _Phrase) -> bool:
+        """Nouns written before a place noun modify it ("키트 트레이", "왼쪽 지그", "부품 트레이": a kind of tray), unless the
+        clause still lacks its object and the two parts are two noun phrases: the first an object with an attribute of
+        its own ("파란 큐브", "플라스틱부품", "빨간 거") or the place a complete name by itself ("2번 빈", "A")."""
+        if self.cur.objects or self.cur.topics:
+            return False
+        obj = self._object(before)
+        attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count))
+        known = obj.noun is not None and obj.noun in self.v.object_classes
+        if not (known or obj.generic and attributed):
+            return False
+        first = after.morphs[0]
+        labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
+        return attributed or labelled
 
     def _assign(self, phrase: _Phrase, particle: Morph | None) -> None:
         phrases = self.cur.coordinated + [phrase]
@@ -280,6 +338,10 @@ class _Reader:
             self.cur.subjects.extend(self._object(p) for p in phrases)
             return
         role = self.v.ko_particles.get(particle.form)
+        if particle.tag == "JKG":
+            # "A 랙의 샘플 튜브": the place the thing belongs to is where it is taken from
+            self.cur.places.extend(("source", self._place(p)) for p in phrases if self._is_place(p))
+            return
         if role is None:
             return
         for p in phrases:
@@ -296,7 +358,10 @@ class _Reader:
         stem = mo.form
         j = i + 1
         adjectival = False
-        if mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
+        english = self._english_verb(i) if mo.tag == "SL" else None
+        if english is not None:
+            stem, j = self.text[mo.start:m[english[1] - 1].end], english[1] + 1
+        elif mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
             self._flush(self.v.ko_actions.get(stem), stem, mo.end)  # "B 위치로 이동"
             return i + 1
         if mo.tag in ("NNG", "NNP"):
@@ -307,7 +372,9 @@ class _Reader:
                 action = self.v.ko_actions.get(stem)
                 self._flush(action, stem, m[i + 1].end)
                 return j
-        action = None if adjectival else self.v.ko_actions.get(stem)
+        action = english[0] if english is not None else None if adjectival else self.v.ko_actions.get(stem)
+        if action is None and stem in _LIGHT_STEMS:
+            action = self._action_noun()
         if stem in ("가지", "갖") and j + 1 < n and m[j].form in ("어다", "다", "아다", "어") and m[j + 1].form in ("주", "놓", "두", "오", "가"):
             action = "place" if m[j + 1].form in ("놓", "두") else "transfer"  # 가져다 주다, 갖다 놓다, 가져오다
             j += 2
@@ -358,6 +425,8 @@ class _Reader:
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
                 if stem in ("있", "놓이", "담기", "두", "놓"):
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
+                else:
+                    self._relative_arguments(mo.start)
                 return j + 1
             if x.tag == "EC" and x.form in ("게", "도록", "려고", "러", "으려고", "으러"):
                 # "검사하게 ... 가져다 주세요", "작업자가 검사할 수 있게": the purpose, not a task of the robot; its subject and
@@ -393,6 +462,27 @@ class _Reader:
             return j
         self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
         return j
+
+    def _action_noun(self) -> str | None:
+        """The action a light verb's object names ("가접", "inspect"), taken out of the objects; None when it names none."""
+        for group in (self.cur.objects, self.cur.topics):
+            if group and group[-1].noun is None or not group:
+                continue
+            word = group[-1].text.strip()
+            action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(word.lower()))
+            if action is not None:
+                group.pop()
+                return action
+        return None
+
+    def _relative_arguments(self, verb_start: int) -> None:
+        """"검사 끝난 PCB", "불량이 난 부품": the subject of a relative clause (with 이/가, or bare right before its verb)
+        says which thing is meant; it is no object of the clause's own verb."""
+        self.cur.subjects = []
+        bare = self.cur.bare
+        if bare is not None and self.cur.objects and self.cur.objects[-1] is bare[0] and not self.text[bare[1]:verb_start].strip():
+            self.cur.objects.pop()
+        self.cur.bare = None
 
     def _fact(self, end: int) -> None:
         cur = self.cur

@@ -483,9 +483,28 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
     return tuple(objects), tuple(places)
 
 
+#: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
+
+
 @functools.lru_cache(maxsize=8192)
 def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    """Objects and places a comment or log message names, with each place's role in the sentence."""
+    """Objects and places a comment or log message names, with each place's role in the sentence.
+
+    A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
+    from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
+    for the grasp and station 4 for the release, never both for either."""
+    parts = _ARROW.split(text)
+    if len(parts) == 2 and all(p.strip() for p in parts):
+        head, _, origin = parts[0].rpartition(":")
+        o_head, _ = _text_evidence(head) if head.strip() else ((), ())
+        o_from, p_from = _text_evidence(origin)
+        o_to, p_to = _text_evidence(parts[1])
+        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
+    return _text_evidence(text)
+
+
+def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     if has_hangul(text):
         from plan_verifier.semantic.korean import read_clauses
     else:
