@@ -631,9 +631,10 @@ class _Sentence:
         head = np.head
         color = material = size = None
         for tok in np.modifiers + ([head] if head is not None else []):
-            color = color or v.en_colors.get(tok.low)
-            material = material or (v.en_materials.get(tok.low) if tok is not head else None)
-            size = size or v.en_sizes.get(tok.low)
+            for word in tok.parts:  # "red-cap vial": the colour is the vial's
+                color = color or v.en_colors.get(word)
+                material = material or (v.en_materials.get(word) if tok is not head else None)
+                size = size or v.en_sizes.get(word)
         if head is None:
             return ObjectRef(np.text, None, color, material, size, np.ordinal, np.count, generic=True)
         low = head.low
@@ -666,7 +667,7 @@ class _Sentence:
             return PlaceRef(np.text, place_key(kind, named.group(2), None, None), kind, str(int(named.group(2))), None, np.coords)
         side = None
         for tok in np.modifiers + ([head] if head else []):
-            side = side or v.en_sides.get(tok.low)
+            side = side or v.en_sides.get(tok.low) or next((v.en_sides[w] for w in tok.parts if w in v.en_sides), None)
         if head is not None:
             two = " ".join(t.noun for t in np.modifiers[-1:] + [head])
             kind = v.en_places.get(two) or v.en_places.get(head.noun) or v.en_places.get(head.low)

@@ -26,8 +26,9 @@ from typing import Any
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _NUMBER = r"-?\d+(?:\.\d+)?"
-#: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'`, `-` inside), numbers, punctuation.
-_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
+#: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'` inside; a hyphenated compound
+#: such as "left-hand" or "out-of-tolerance" is one word), numbers, punctuation.
+_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
 _COORDS = re.compile(_NUMBER)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[\uac00-\ud7a3]+")
 
@@ -50,6 +51,11 @@ class Token:
     kind: str  # word | number | coords | punct
     verb: str
     noun: str
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The words of a hyphenated compound ("red-cap": red, cap), each of which may carry a colour or a side."""
+        return tuple(self.low.split("-")) if "-" in self.low else (self.low,)
 
     @property
     def coords(self) -> tuple[float, ...] | None:
@@ -89,7 +95,13 @@ def english_tokens(text: str) -> tuple[Token, ...]:
             low = low.lstrip("#")
         else:
             kind = "punct"
-        if kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
+        if kind == "word" and "-" in low:
+            # A compound modifies or names, or is a verb as a whole ("tack-weld": tack weld), never by its last word
+            # alone ("left-hand jig" is no "hand ... over").
+            head, _, last = low.rpartition("-")
+            verb = head.replace("-", " ") + " " + (verb_lemma(last) if last.isalpha() else last)
+            noun = low.rpartition("-")[0] + "-" + (noun_lemma(low.rpartition("-")[2]) if low[-1].isalpha() else low.rpartition("-")[2])
+        elif kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
             verb, noun = verb_lemma(low), noun_lemma(low)
         else:
             verb = noun = low
