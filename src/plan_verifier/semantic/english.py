@@ -126,6 +126,7 @@ class _Sentence:
         self.v = vocab
         #: The verb a gapped clause shares with the clause before it ("..., then the blue cube in bin 2").
         self.shared: tuple[str | None, Token | None] = (None, tokens[0] if tokens else None)
+        self._frames: dict[int, str | None] = {}  # token index -> the action its caused-motion frame gives
 
     # ------------------------------------------------------------------ heads
     def _action(self, i: int) -> str | None:
@@ -144,7 +145,28 @@ class _Sentence:
             return "leave"
         if i + 1 < len(self.t) and f"{tok.verb} {self.t[i + 1].low}" in self.v.en_actions:
             return self.v.en_actions[f"{tok.verb} {self.t[i + 1].low}"]
-        return self._split_particle(i)
+        return self._split_particle(i) or self._caused_motion(i)
+
+    def _caused_motion(self, i: int) -> str | None:
+        """"Send the box to the line", "throw the cuvette into the bin": any verb with an object and a goal after it moves
+        that object there (English's caused-motion frame), whether or not the vocabulary knows the verb."""
+        if i in self._frames:
+            return self._frames[i]
+        self._frames[i] = None  # the noun phrase reader below asks again for later words, never for this one
+        tok, end = self.t[i], len(self.t)
+        if tok.kind != "word" or not _is_verb(tok.low) or _is_adjective(tok.low) or tok.low in _NOT_IN_NP or tok.low in _DETERMINERS \
+                or tok.noun in self.v.en_objects or tok.noun in self.v.en_places or tok.low in self.v.en_pronouns:
+            return None  # "the red, blue and green cubes onto the tray": "green" describes, it asks for nothing
+        np, j = self._noun_phrase(i + 1, end)
+        if np is None or self._names_place(np) or np.head is None:
+            return None
+        prep = self._preposition(j, end)
+        if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
+            _, j = self._noun_phrase(j + prep[1], end)
+            prep = self._preposition(j, end)
+        if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
+            self._frames[i] = "transfer"
+        return self._frames[i]
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -389,7 +411,8 @@ class _Sentence:
                     if np.head is None and before is not None and before.kind and place.label:
                         place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
-                elif action in ("move_to", "return_home") or (action in WORK and self._names_place(np)):
+                elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
+                        (action in WORK and self._names_place(np)):
                     places.append(("location", self._place(np)))
                     last_role = "location"
                 elif action == "handover" and not objects and self._is_person(np) and self._noun_phrase(j, end)[0] is not None:
@@ -861,6 +884,14 @@ def _verb_forms(lemma: str, tag: str) -> frozenset[str]:
     from lemminflect import getInflection
 
     return frozenset(w.lower() for w in getInflection(lemma, tag=tag))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_adjective(word: str) -> bool:
+    """Can this word be an adjective (lemminflect)? Then it may describe the noun after it rather than act on it."""
+    from lemminflect import getAllLemmas
+
+    return "ADJ" in getAllLemmas(word)
 
 
 @functools.lru_cache(maxsize=4096)
