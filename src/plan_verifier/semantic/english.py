@@ -56,6 +56,10 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 #: Words that introduce the instrument or the way, not an object to handle: "with the gripper", "using the camera".
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
+_OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
+#: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
+_MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
+_ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
 #: Words of courtesy that ask for nothing ("thanks", "cheers").
 _COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
@@ -72,7 +76,7 @@ _NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now
 def read_clauses(text: str) -> tuple[Clause, ...]:
     tokens = english_tokens(text)
     out: list[Clause] = []
-    sentences = _sentences(tokens, text)
+    sentences, items = _sentences(tokens, text)
     v = vocabulary()
     k = 0
     while k < len(sentences):
@@ -82,14 +86,32 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
                 sentence = joined
                 k += 1
-        out.extend(sentence.clauses())
+        found = sentence.clauses()
+        if k in items:
+            # "1) grab the camera 2) inspect seam 1": each item of a numbered list comes after the one before
+            first = next((n for n, c in enumerate(found) if c.action is not None), None)
+            if first is not None and found[first].order is None:
+                found[first] = Clause(**{**_fields(found[first]), "order": "sequence"})
+        out.extend(found)
         k += 1
     return tuple(out)
 
 
-def _sentences(tokens: tuple[Token, ...], text: str) -> list[list[Token]]:
+def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]], set[int]]:
+    """The sentences, and which of them open the second or a later item of a numbered list ("1) ... 2) ...")."""
     sentences: list[list[Token]] = [[]]
+    items: list[int] = []
+    skip = False
     for i, t in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        if _list_marker(tokens, i, text):
+            if sentences[-1]:
+                sentences.append([])
+            items.append(len(sentences) - 1)
+            skip = True
+            continue
         if i and "\n" in text[tokens[i - 1].end:t.start] and sentences[-1]:
             sentences.append([])
         dash = t.kind == "punct" and t.low in ("-", "–", "—") and i and text[tokens[i - 1].end:t.start] and i + 1 < len(tokens) \
@@ -101,7 +123,18 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> list[list[Token]]:
                 sentences.append([])
             continue
         sentences[-1].append(t)
-    return [s for s in sentences if s]
+    later = {k for k in items[1:]}
+    kept = [(k, s) for k, s in enumerate(sentences) if s]
+    return [s for _, s in kept], {n for n, (k, _) in enumerate(kept) if k in later}
+
+
+def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
+    """"1)" or "2)" opening a list item: a number with ")" right after it and no "(" before it."""
+    t = tokens[i]
+    if t.kind != "number" or not t.low.isdigit() or i + 1 >= len(tokens) or tokens[i + 1].low != ")" or tokens[i + 1].start != t.end:
+        return False
+    opened = text.rfind("(", 0, t.start)
+    return opened < 0 or text.rfind(")", 0, t.start) > opened
 
 
 @dataclass
@@ -186,10 +219,20 @@ class _Sentence:
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
+        if i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or _is_label(self.t[i + 1])) and \
+                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in _CONJUNCTIONS):
+            return False  # "rack A, slot 2": a noun with its number, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
+        if prev.low in _MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
+                and self.t[j - 1].low not in _HEAD_BEFORE:
+            return False  # "someone will pick it up there", "the operator can take it": another person's doing
         if prev.low == "to":  # "you to move": an infinitive; "to position A": a preposition
+            wanting = self.t[j - 1] if j > 0 else None
+            if wanting is not None and wanting.low in ("wants", "needs", "has", "likes", "wishes") and j > 1 and \
+                    self.t[j - 2].low not in _ROBOT_SUBJECTS:
+                return False  # "the operator wants to check it first": what someone else will do
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
         return prev.kind == "punct" or prev.low in _HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
             or prev.low in self.v.en_before
@@ -311,7 +354,7 @@ class _Sentence:
         excluded_places: list[PlaceRef] = []
         manner = self._manner_words(self.t[start:head]) if head >= 0 else []
         last_role: str | None = None
-        leave_alone = False
+        leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"
@@ -324,6 +367,8 @@ class _Sentence:
                 break
             if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
+            if tok.low == "," and self._new_statement(i + 1, end):
+                break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0
             if (tok.low in ("and", ",", "or", "then") or seq) and i + max(seq, 1) < end:
                 if tok.low == "then" or seq:
@@ -339,6 +384,10 @@ class _Sentence:
                 i += max(seq, 1)
                 continue
             prep = self._preposition(i, end)
+            if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in _CONJUNCTIONS):
+                keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
+                i += 1
+                continue
             if prep is not None and prep[1] > 1:
                 pass  # "out of", "next to": a preposition even after a verb with a particle
             elif tok.low in _PARTICLES:
@@ -389,6 +438,10 @@ class _Sentence:
                 leave_alone = True
                 i += 1
                 continue
+            if tok.kind == "word" and i + 1 < end and self.t[i + 1].low in _OBJECT_PRONOUNS and tok.low not in self.v.en_objects \
+                    and _is_verb(tok.low):
+                i += 1  # "hold it under the scanner": a verb the vocabulary does not know, not a noun before "it"
+                continue
             if tok.low.endswith(("ing", "ed")) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
                 i += 1  # "the gear sitting on table A": where the object is
                 continue
@@ -401,6 +454,13 @@ class _Sentence:
                 i += 1
                 continue
             np, j = self._noun_phrase(i, end)
+            if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
+                whole, k = self._noun_phrase(j + 1, end)
+                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places):
+                    # "the bag of M4 screws": one thing, named by its head; "the rest of the cubes", "two of the boxes": the
+                    # complement names it
+                    quantity = np.head is None or np.head.low in _QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"
+                    np, j = (whole, k) if quantity else (np, k)
             if np is not None:
                 if last_role is not None and self._follows_and(i) and (self._names_place(np) or np.head is None):
                     if np.head is None and not np.labels and np.count and np.count > 0:
@@ -424,6 +484,8 @@ class _Sentence:
                 i = j
                 continue
             i += 1
+        if action == "leave" and keep_on:
+            return [Clause(None, verb_tok.text, self.t[start].start, self.t[i - 1].end, fact=True)]
         if action == "leave":
             negated = True
         if action == "touch" and not negated:
@@ -441,6 +503,19 @@ class _Sentence:
         if when == "later":
             return [Clause(**{**_fields(clause), "order": "sequence"})] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
         return [clause]
+
+    def _new_statement(self, i: int, end: int) -> bool:
+        """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is")?"""
+        for k in range(i + 1, min(end, i + 6)):
+            verb = self.t[k]
+            if verb.kind != "word":
+                return False
+            finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
+                verb.low != verb.verb and verb.low.endswith("s") and verb.low in _verb_forms(verb.verb, "VBZ")
+            if finite:
+                np, j = self._noun_phrase(i, k)
+                return np is not None and j == k
+        return False
 
     def _infinitive(self, i: int, end: int) -> bool:
         """"to free up the table", "to make room": a verb of purpose after "to" (no article, no known place or label)."""
