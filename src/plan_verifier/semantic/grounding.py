@@ -103,8 +103,10 @@ def ground(instruction: Instruction, activity: Activity) -> Grounding:
     excluded_works = tuple(_excluded_works(instruction, activity))
     done = {id(w) for _, w, c in works if w is not None and c.outcome == MATCH}
     asked = {t.action for t in instruction.tasks if t.action in WORK}
+    fetched = {t.obj.noun for t in instruction.tasks if t.action == "attach" and t.obj is not None and t.obj.noun}
     extra_works = tuple(w for w in activity.works if w.action in WORK and id(w) not in done and w.spot.position is not None
-                        and (asked or instruction.tasks) and not any(w.action == a and _unplaced(instruction, a) for a in asked))
+                        and (asked or instruction.tasks) and not any(w.action == a and _unplaced(instruction, a) for a in asked)
+                        and not (w.action not in asked and w.tool_object in fetched))
     return Grounding(instruction, activity, pairs, extra, excluded, visits, works, excluded_works, extra_works)
 
 
@@ -301,6 +303,7 @@ def _best(named: list[Named]) -> Named:
 
 
 def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], asked: Sequence[ObjectRef]) -> Iterable[Excluded]:
+    excluded = [x for x in excluded if _told_apart(x, asked)]
     for t in transfers:
         for x in excluded:
             if _everything_else(x):
@@ -312,6 +315,18 @@ def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], aske
             if hit is not None:
                 yield Excluded(x, t, hit)
                 break
+
+
+def _told_apart(x: ObjectRef, asked: Sequence[ObjectRef]) -> bool:
+    """"깨진 컵 말고 멀쩡한 요거트 컵만", "not the damaged blister pack, the good one": an excluded thing of the class the
+    instruction also asks to move, told apart only by words the stage does not read (broken, damaged), cannot be told
+    from the one asked for in the program's names either, so it is not judged."""
+    for a in asked:
+        if a.noun is None or x.noun is None or not same_object(x, a):
+            continue
+        if all(getattr(x, attr) is None or getattr(x, attr) == getattr(a, attr) for attr in ("color", "material", "size", "ordinal")):
+            return False
+    return True
 
 
 def _everything_else(x: ObjectRef) -> bool:

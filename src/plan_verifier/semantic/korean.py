@@ -128,6 +128,11 @@ class _Reader:
             if mo.tag == "SL" and self._english_verb(i) is not None:
                 i = self._predicate(i)  # "pick해서", "tack weld 하고": an English verb made Korean with 하다
                 continue
+            final = self._english_final_verb(i) if mo.tag == "SL" else None
+            if final is not None:
+                self._flush(final[0], self.text[mo.start:m[final[1] - 1].end], m[final[1] - 1].end)
+                i = final[1]
+                continue
             manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
             if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
                 # "조심스럽게", "신중하게", "부드럽게": a manner adverb built from a noun or adjective
@@ -177,6 +182,20 @@ class _Reader:
         action = self.v.en_actions.get(phrase) or self.v.en_actions.get(" ".join(words))
         return (action, k) if action is not None else None
 
+    def _english_final_verb(self, i: int) -> tuple[str, int] | None:
+        """"fixture에 place, 그 다음 ... screw down": Korean puts the verb last, so an English action verb (one or two Latin
+        words from `i`) that ends a clause, before a comma, a full stop or the end, is the clause's verb without 하다."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag == "SL" and k - i < 2:
+            k += 1
+        if k == i or not (k == n or m[k].tag in ("SP", "SF", "SE")) or i > 0 and m[i - 1].tag == "SL" and m[i - 1].end == m[i].start - 1:
+            return None
+        words = [x.form.lower() for x in m[i:k]]
+        phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
+        action = self.v.en_actions.get(phrase)
+        return (action, k) if action is not None and (self.cur.objects or self.cur.places or self.cur.topics) else None
+
     def _is_predicate(self, i: int) -> bool:
         mo = self.m[i]
         if mo.tag == "VV" and mo.form not in self.v.ko_manner:
@@ -218,8 +237,8 @@ class _Reader:
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
             if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
                 break
-            if m[j].tag == "SL" and self._english_verb(j) is not None:
-                break  # "seam 1 tack weld 하고": the place ends where the verb starts
+            if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
+                break  # "seam 1 tack weld 하고", "fixture에 place": the place ends where the verb starts
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
             if m[j].tag == "SSO":
@@ -269,7 +288,8 @@ class _Reader:
             if m[j].tag == "JC" or particle in ("와", "과", "하고", "랑", "이랑", "및"):
                 self.cur.coordinated.append(phrase)
                 return k
-            if k < n and m[k].form in ("빼", "제외") and (k + 1 < n and m[k + 1].form in ("고", "하")):
+            if k < n and m[k].form in ("빼", "제외") and (k + 1 < n and m[k + 1].form in ("고", "하")) and m[j].tag != "JKB":
+                # "초록 블록을 빼고" excludes it; "완성품 팔레트로 빼고" (after a place particle) takes something out to there
                 self.cur.excluded.append(self._object(phrase))
                 return k + 2
             head, rest = self._split_object(phrase) if m[j].tag == "JKB" else (None, phrase)
@@ -532,7 +552,10 @@ class _Reader:
             topics = cur.topics + self.pending_topics
             self.pending_topics = []
         subjects = cur.subjects if action is not None and not (cur.objects or topics) else []  # "작업자가 ... 큐브를 넣어": no object
-        objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in topics + cur.objects + subjects
+        named = topics + cur.objects + subjects
+        if action in ("place", "transfer", "insert") and cur.places and named and all(o.count == 0 and o.noun for o in named):
+            action = "detach"  # "그리퍼는 다시 거치대에 갖다 두고요": the robot's own tool put back on its stand
+        objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in named
                    if o.count != 0 or action in ("attach", "detach") and o.noun]
         # "카메라로": an instrument for work and tools, a container to put things in otherwise ("상자로 옮겨")
         places = [(("goal" if action not in WORK and action not in ("attach", "detach") else None) if role == "instrument" else role, p)

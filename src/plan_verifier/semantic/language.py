@@ -149,7 +149,28 @@ def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
         tokens = kiwi.tokenize(text)
-    return tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens)
+    return _unglue(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens))
+
+
+#: Particles Kiwi may leave attached to a loanword it does not know, with the tag they have on their own.
+_GLUED = (("에서", "JKB"), ("으로", "JKB"), ("에", "JKB"), ("로", "JKB"), ("만", "JX"), ("는", "JX"), ("은", "JX"), ("도", "JX"),
+          ("를", "JKO"), ("을", "JKO"))
+
+
+def _unglue(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """Kiwi analyses an unknown loanword by its context, so one text may have "바이스/NNP 에/JKB" in one place and
+    "바이스에/NNG" in another: a noun that is another noun of the same text plus a particle is split the same way."""
+    nouns = {m.form for m in morphs if m.tag in ("NNG", "NNP")}
+    out: list[Morph] = []
+    for m in morphs:
+        glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
+                      and len(m.form) > len(p) + 1), None)
+        if glued is None or len(m.form) != m.end - m.start:
+            out.append(m)
+            continue
+        cut = m.end - len(glued[0])
+        out += [Morph(m.form[:-len(glued[0])], m.tag, m.start, cut), Morph(glued[0], glued[1], cut, m.end)]
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=8192)

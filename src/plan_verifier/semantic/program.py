@@ -455,7 +455,7 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             continue
         if low == "home":
             places.append(PlaceRef(raw, "home", "home"))
-            i += 1
+            i += 2 if nxt.lower() in ("joint", "j", "pose", "pos", "position") else 1  # `Home_Joint`: a joint-space pose
             continue
         if (low in v.en_materials or low in v.en_sizes) and not (lemma in v.en_objects and v.en_objects.get(
                 noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
