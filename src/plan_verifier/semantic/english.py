@@ -219,9 +219,10 @@ class _Sentence:
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or _is_label(self.t[i + 1])) and \
+        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or _is_label(self.t[i - 2])) and \
+                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or _is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in _CONJUNCTIONS):
-            return False  # "rack A, slot 2": a noun with its number, not "slot" the verb
+            return False  # "rack A, slot 2": a noun with its number after another, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
@@ -360,6 +361,11 @@ class _Sentence:
             i += 1  # "take a picture of position 1"
         while i < end:
             tok = self.t[i]
+            if tok.low in ("that's", "thats", "which's") and objects and i + 1 < end and self.t[i + 1].low not in ("it", "all"):
+                i += 1  # "the top cover that's sitting on station 2": where the object is, said in a relative clause
+                while i < end and self.t[i].low in ("already", "still", "now", "currently", "just"):
+                    i += 1
+                continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
             if tok.low in _SUBORDINATORS and i > head + 1:
