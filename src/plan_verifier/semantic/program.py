@@ -437,6 +437,9 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             places.append(PlaceRef(raw, raw.lower(), None, raw.lower()))
             i += 1
             continue
+        if low in ("joint", "j") and i and words[i - 1].lower() == "home":
+            i += 1  # `Home_Joint`: the home pose in joint space, not a weld joint
+            continue
         lemma = noun_lemma(low) if low.isalpha() else low
         kind = v.en_places.get(lemma) or v.en_places.get(low)
         if low in v.en_colors and not (low in v.en_objects and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
@@ -455,7 +458,7 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             continue
         if low == "home":
             places.append(PlaceRef(raw, "home", "home"))
-            i += 2 if nxt.lower() in ("joint", "j", "pose", "pos", "position") else 1  # `Home_Joint`: a joint-space pose
+            i += 1
             continue
         if (low in v.en_materials or low in v.en_sizes) and not (lemma in v.en_objects and v.en_objects.get(
                 noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):

@@ -58,6 +58,20 @@ class Vocabulary:
     ko_noun_verbs: frozenset[str]  # Korean action nouns (이동, 용접): with 하다 a verb, alone at a clause's end too
     object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
+
+    def borrowed(self, word: str) -> tuple[str | None, str | None]:
+        """A Hangul noun the vocabulary lacks, read as the English noun it transliterates (`loanwords.py`): its object
+        class and its place class ("바이알": bottle, None; "바스켓": None, bin)."""
+        from plan_verifier.semantic.loanwords import borrowed_from
+
+        english = borrowed_from(word, self._english_nouns)
+        if english is None:
+            return None, None
+        return self.en_objects.get(english), self.en_places.get(english)
+
+    @functools.cached_property
+    def _english_nouns(self) -> frozenset[str]:
+        return frozenset(self.en_objects) | frozenset(self.en_places)
     place_classes: frozenset[str]
 
 
