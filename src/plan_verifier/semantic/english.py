@@ -786,6 +786,16 @@ class _Sentence:
         """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
         (a declarative of where things belong) is a transfer, anything else is context."""
         t = self.t[start:end]
+        if t and t[0].low in ("it's", "they're", "its"):
+            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
+            k = start + 1
+            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
+                k += 1
+            prep = self._preposition(k, end)
+            place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
+            if place is not None:
+                return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
+                              (("location", self._place(place)),), fact=True)
         be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
                    or tok.low in ("'s", "is", "are")), None)
         if be is not None and be > 0:

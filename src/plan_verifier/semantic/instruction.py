@@ -100,6 +100,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         if clause.fact:
             for obj in clause.objects:
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
+                if obj.pronoun and last_object is not None:
+                    obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
                     last_object = obj

@@ -508,6 +508,8 @@ class _Reader:
         cur = self.cur
         objects = cur.subjects + cur.topics + cur.objects
         loc = [(r, p) for r, p in cur.places if r in ("location", "source")]
+        if loc and not objects and not self.segments:
+            objects = [ObjectRef("", None, pronoun=True)]  # "지금 뚜껑 스테이션에 있어요": it (the thing just named) is there
         if objects and loc:
             self.out.append(Clause(None, "", cur.start or 0, end, tuple(objects), tuple(loc), fact=True))
         else:
