@@ -68,7 +68,7 @@ _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry").
 _SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
                        "i've", "he's", "she's"})
-_NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "as", "is", "are", "it's", "with", "instead",
+_NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "as", "is", "are", "it's", "with", "instead",
                         "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
                         "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
 
@@ -118,7 +118,8 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
             and text[t.end:tokens[i + 1].start]
         if t.low == "." and i and tokens[i - 1].low in ("no", "nr", "num") and i + 1 < len(tokens) and tokens[i + 1].kind == "number":
             continue  # "bin no. 2": an abbreviation, not the end of a sentence
-        if t.kind == "punct" and t.low in _SENTENCE_END or dash:
+        so = t.low == "so" and i and tokens[i - 1].low == "," and i + 1 < len(tokens) and tokens[i + 1].low != "that"
+        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so:  # "X is down, so ...": a new statement
             if sentences[-1]:
                 sentences.append([])
             continue
@@ -187,9 +188,11 @@ class _Sentence:
             return self._frames[i]
         self._frames[i] = None  # the noun phrase reader below asks again for later words, never for this one
         tok, end = self.t[i], len(self.t)
-        if tok.kind != "word" or not _is_verb(tok.low) or _is_adjective(tok.low) or tok.low in _NOT_IN_NP or tok.low in _DETERMINERS \
+        if tok.kind != "word" or not _is_verb(tok.low) or tok.low in _NOT_IN_NP or tok.low in _DETERMINERS \
                 or tok.noun in self.v.en_objects or tok.noun in self.v.en_places or tok.low in self.v.en_pronouns:
-            return None  # "the red, blue and green cubes onto the tray": "green" describes, it asks for nothing
+            return None
+        if _is_adjective(tok.low) and not (i + 1 < end and self.t[i + 1].low in _ARTICLES):
+            return None  # "the red, blue and green cubes onto the tray": "green" describes; "clear the PCB out ..." acts
         np, j = self._noun_phrase(i + 1, end)
         if np is None or self._names_place(np) or np.head is None:
             return None
@@ -811,7 +814,14 @@ class _Sentence:
                     objects = tuple(o for o in subject if isinstance(o, ObjectRef))
                     where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
                     if t[be].verb in ("go", "belong"):
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + (("goal", self._place(place)),))
+                        # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
+                        routes, k2 = [], k
+                        while k2 < end and (p := self._preposition(k2, end)) is not None:
+                            np2, k2 = self._noun_phrase(k2 + p[1], end)
+                            if np2 is None:
+                                break
+                            routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
+                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes))
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
                     return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
