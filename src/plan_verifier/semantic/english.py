@@ -802,6 +802,8 @@ class _Sentence:
         be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
                    or tok.low in ("'s", "is", "are")), None)
         if be is not None and be > 0:
+            while start < end - 1 and self.t[start].low in ("today", "now", "tonight", "tomorrow", "then", "also", "first"):
+                start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             np, _ = self._noun_phrase(start, start + be)
             k = start + be + 1
             while k < end and self.t[k].low in ("all", "both", "each", "should", "must", "now", "also", "too", "already", "still", "currently", "usually"):
