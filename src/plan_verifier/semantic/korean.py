@@ -400,7 +400,7 @@ class _Reader:
             j += 2
         negated = False
         order = None
-        past = False
+        past = state = False
         end = m[j - 1].end
         while j < n:
             x = m[j]
@@ -412,6 +412,7 @@ class _Reader:
                 aux = m[j + 1].form
                 if aux == "있":
                     action = None  # "물이 들어 있으니까": a state
+                    state = True
                 elif aux in _AUX_PLACE and stem in _PLACE_STEMS:
                     action = "place"
                 elif aux in ("오", "가") and stem in ("가지", "갖"):
@@ -469,6 +470,12 @@ class _Reader:
                     order = order or "sequence"  # "A에 갔다가 B로", "집고서": the next clause comes after this one
                 break
             break
+        if action is None and mo.tag == "VV" and not (negated or self.cur.negated or state) and stem not in _LEAVE_STEMS | {"있", "되", "하"} \
+                and any(role in ("goal", "location") for role, _ in self.cur.places) and \
+                not (self.cur.objects or self.cur.topics) and self.out and self.out[-1].action == "pick" and not self.out[-1].negated \
+                and not any(role == "goal" for role, _ in self.out[-1].places):
+            # "블랭크를 집어서 CNC 바이스에 물려 주세요": after a pick, a verb the vocabulary lacks with only a place completes it
+            action = "place"
         if stem in _LEAVE_STEMS and (self.cur.negated or not any(role in ("goal", "location") for role, _ in self.cur.places)):
             action = None  # "그대로 두고", "가만히 둬", "파란 큐브는 놔두고": leave it where it is
             self.cur.negated = True
