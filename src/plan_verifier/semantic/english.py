@@ -639,8 +639,11 @@ class _Sentence:
             if tokens and (low in _CONJUNCTIONS or low in _PARTICLES or self._preposition(i, end) is not None
                            or self._phrase(i, end, _EXCEPT) or low in ("the", "an") and not all(x.low in _QUANTIFIERS or x.low in _DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
-            if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS):
+            if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS
+                               or low in _MODALS):
                 return None, start
+            if tokens and (low in _MODALS or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
+                break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
             if low == "of":
                 if tokens and all(x.low in _QUANTIFIERS for x in tokens):
                     tokens.append(tok)  # "both of the boxes"
@@ -802,7 +805,8 @@ class _Sentence:
         be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
                    or tok.low in ("'s", "is", "are")), None)
         if be is not None and be > 0:
-            while start < end - 1 and self.t[start].low in ("today", "now", "tonight", "tomorrow", "then", "also", "first"):
+            while start < end - 1 and self.t[start].low in ("today", "now", "tonight", "tomorrow", "then", "also", "first", "could", "can",
+                                                            "would", "will"):
                 start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             np, _ = self._noun_phrase(start, start + be)
             k = start + be + 1
@@ -848,8 +852,8 @@ class _Sentence:
         while i < end and not self._phrase(i, end, _EXCEPT) and (self._is_filler(t[i]) or t[i].low in _COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
-        if i >= end or any(tok.verb in _BE or tok.low in ("'s", "is", "are") for tok in t[i:]):
-            return None
+        if i >= end or any(tok.verb in _BE or tok.verb in ("go", "belong") or tok.low in ("'s", "is", "are") for tok in t[i:]):
+            return None  # a statement ("the bolt goes to bin 1"), read as one
         n_except = self._phrase(i, end, _EXCEPT)
         if n_except:
             objects = [self._object(np) for np in self._coordinated(i + n_except, end) if not self._names_place(np)]

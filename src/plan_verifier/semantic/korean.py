@@ -495,10 +495,14 @@ class _Reader:
         for group in (self.cur.objects, self.cur.topics):
             if group and group[-1].noun is None or not group:
                 continue
-            word = group[-1].text.strip()
+            rest, _, word = group[-1].text.strip().rpartition(" ")
             action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(word.lower()))
             if action is not None:
                 group.pop()
+                if rest:  # "3번 위치 용접 좀 부탁드립니다": where to do it, written before the action noun
+                    where = _Phrase(list(korean_morphs(rest)), rest)
+                    if self._is_place(where):
+                        self.cur.places.append(("location", self._place(where)))
                 return action
         return None
 
