@@ -501,10 +501,18 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
     if len(parts) == 2 and all(p.strip() for p in parts):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
-        o_from, p_from = _text_evidence(origin)
-        o_to, p_to = _text_evidence(parts[1])
+        o_from, p_from = _route_end(origin)
+        o_to, p_to = _route_end(parts[1])
         return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
+
+
+def _route_end(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
+    """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통")."""
+    objects, places = _text_evidence(text)
+    if not places and has_hangul(text):
+        objects, places = _text_evidence(text.strip() + "에")
+    return objects, places
 
 
 def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
