@@ -15,7 +15,7 @@ from plan_verifier.findings import Category, Severity
 from plan_verifier.pipeline import Verifier
 from plan_verifier.semantic.instruction import read_instruction
 from plan_verifier.semantic.language import Morph, _unglue
-from plan_verifier.semantic.loanwords import english_skeleton, korean_skeleton
+from plan_verifier.semantic.loanwords import borrowed, english_skeleton, korean_skeleton
 from plan_verifier.semantic.program import text_evidence
 from plan_verifier.semantic.vocabulary import vocabulary
 from semantic_scene import STYLES, Cycle, program
@@ -170,10 +170,10 @@ def test_loanwords_share_the_consonant_skeleton_of_their_english_word(korean, en
 
 def test_loanwords_map_to_the_vocabulary_and_native_words_do_not() -> None:
     v = vocabulary()
-    assert v.borrowed("플레이트")[0] == v.en_objects["plate"]
-    assert v.borrowed("테이블")[1] == v.en_places["table"]
-    assert v.borrowed("책상") == (None, None)  # a native word: no English reading, the stage abstains on it
-    assert v.borrowed("드로어") == (None, None)  # two candidates fit about as well: no guess
+    assert borrowed("플레이트", v)[0] == v.en_objects["plate"]
+    assert borrowed("테이블", v)[1] == v.en_places["table"]
+    assert borrowed("책상", v) == (None, None)  # a native word: no English reading, the stage abstains on it
+    assert borrowed("드로어", v) == (None, None)  # two candidates fit about as well: no guess
 
 
 def test_a_particle_glued_to_a_noun_is_split_as_elsewhere_in_the_text() -> None:

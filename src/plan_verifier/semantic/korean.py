@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from plan_verifier.semantic.english import place_key
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
+from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
@@ -604,7 +605,7 @@ class _Reader:
 
     def _is_place(self, phrase: _Phrase) -> bool:
         words = [w for w, _ in self._words(phrase)]
-        return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or self.v.borrowed(w)[1]
+        return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
                                                        for w in words) \
             or any(m.tag == "SN" for m in phrase.morphs)
 
@@ -658,7 +659,7 @@ class _Reader:
         if cls is None and len(nouns) > 1:
             cls = v.ko_objects.get("".join(nouns[-2:]))
         if cls is None and head not in v.ko_places:
-            cls = v.borrowed(head)[0] or v.borrowed(head)[1]  # "바이알": a vial, written as it sounds
+            cls = borrowed(head, v)[0] or borrowed(head, v)[1]  # "바이알": a vial, written as it sounds
         if cls is None and v.ko_places.get(head) not in (None, "position", "operator", "home"):
             cls = v.ko_places[head]  # "트레이는 움직이지 마": a place noun handled as a thing is named as the program names it
         if cls is None:
@@ -691,10 +692,10 @@ class _Reader:
             side = side or v.ko_sides.get(word)
             nouns.append(word)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
-        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or v.borrowed(w)[1] for w in nouns]
+        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
         if kind is None and nouns:
-            obj = v.ko_objects.get(nouns[-1]) or v.borrowed(nouns[-1])[0]
+            obj = v.ko_objects.get(nouns[-1]) or borrowed(nouns[-1], v)[0]
             kind = f"container:{obj or nouns[-1]}" if not side else "position"
         label = labels[-1] if labels else number
         coords = _COORDS.search(phrase.text)

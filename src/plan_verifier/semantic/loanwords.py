@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from plan_verifier.semantic.vocabulary import Vocabulary
 
 _BASE, _LAST = 0xAC00, 0xD7A3
 #: Initial consonants (19), as the skeleton writes them: tense and aspirated consonants fall together with the plain ones.
@@ -75,13 +78,18 @@ def _collapse(s: str) -> str:
     return re.sub(r"(.)\1+", r"\1", s)
 
 
-def borrowed_from(word: str, english: Iterable[str]) -> str | None:
-    """The English word (of `english`) this Hangul noun transliterates, if exactly one fits."""
-    return _match(word, tuple(sorted(english)))
+def borrowed(word: str, v: "Vocabulary") -> tuple[str | None, str | None]:
+    """A Hangul noun the vocabulary lacks, read as the English noun it transliterates: its object class and its place
+    class ("바이알": bottle, None; "바스켓": None, bin); (None, None) when no English noun fits it alone."""
+    english = _match(word, v.english_nouns)
+    if english is None:
+        return None, None
+    return v.en_objects.get(english), v.en_places.get(english)
 
 
 @functools.lru_cache(maxsize=4096)
 def _match(word: str, english: tuple[str, ...]) -> str | None:
+    """The English word (of `english`) this Hangul noun transliterates, if exactly one fits."""
     skeleton = korean_skeleton(word)
     if len(word) < 2 or len(skeleton.replace("ng", "n")) < 2:
         return None

@@ -59,19 +59,10 @@ class Vocabulary:
     object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
 
-    def borrowed(self, word: str) -> tuple[str | None, str | None]:
-        """A Hangul noun the vocabulary lacks, read as the English noun it transliterates (`loanwords.py`): its object
-        class and its place class ("바이알": bottle, None; "바스켓": None, bin)."""
-        from plan_verifier.semantic.loanwords import borrowed_from
-
-        english = borrowed_from(word, self._english_nouns)
-        if english is None:
-            return None, None
-        return self.en_objects.get(english), self.en_places.get(english)
-
     @functools.cached_property
-    def _english_nouns(self) -> frozenset[str]:
-        return frozenset(self.en_objects) | frozenset(self.en_places)
+    def english_nouns(self) -> tuple[str, ...]:
+        """Every English object and place noun, sorted: what a Korean loanword may be read as (`loanwords.py`)."""
+        return tuple(sorted(frozenset(self.en_objects) | frozenset(self.en_places)))
     place_classes: frozenset[str]
 
 
