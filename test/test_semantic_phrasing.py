@@ -187,3 +187,11 @@ def test_extra_transfer_of_an_unknown_thing_after_every_task_is_done_is_unreques
     # a name that could abbreviate the asked object is no other task
     plan = program([Cycle("wrench", "table", "pallet"), Cycle("wrnch", "tray", "bin 1")], "define_named")
     assert "R-SEM-007" not in _critical(plan, "Put the wrench from the table on the pallet.")
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign"])
+def test_steel_and_aluminium_differ_and_metal_fits_both(style) -> None:
+    plan = program([Cycle("steel bolt", "table", "bin 1")], style)
+    assert _critical(plan, "Put the aluminium bolt from the table into bin 1.") == ["R-SEM-001"]
+    assert _critical(plan, "Put the metal bolt from the table into bin 1.") == []
+    assert _critical(plan, "알루미늄 볼트는 그대로 두고 강철 볼트만 1번 통에 넣어") == []

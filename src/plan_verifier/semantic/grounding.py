@@ -268,8 +268,9 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     if not evidence:
         return Comparison(UNKNOWN, detail="names nothing")
     same = [n for n in evidence if same_object(want, n.obj) or n.obj.generic and not want.generic]
-    if want.material is not None and same and not any(n.obj.material == want.material for n in same):
-        clashing = [n for n in same if n.obj.material and n.obj.material != want.material]
+    fit = vocabulary().materials_fit
+    if want.material is not None and same and not any(n.obj.material is not None and fit(n.obj.material, want.material) for n in same):
+        clashing = [n for n in same if n.obj.material and not fit(n.obj.material, want.material)]
         if clashing:
             best = _best(clashing)
             return Comparison(MISMATCH, best, "another material", _strength(best))
@@ -341,6 +342,8 @@ def _is_excluded(x: ObjectRef, got: ObjectRef) -> bool:
     """Positive evidence only: "not the blue cube" is hit by a transfer named blue cube, not by one named cube."""
     if x.color is not None and got.color != x.color:
         return False
+    if x.material is not None and (got.material is None or not vocabulary().materials_fit(x.material, got.material)):
+        return False  # "강철 블랭크는 놔두고": an aluminium blank is not the one to leave
     if x.generic or x.noun is None:
         return x.color is not None
     return same_object(x, got)
@@ -411,7 +414,8 @@ def _same_thing(a: ObjectRef, b: ObjectRef) -> bool:
 
 
 def _attributes_fit(want: ObjectRef, got: ObjectRef) -> bool:
-    return all(w is None or g is None or w == g for w, g in ((want.color, got.color), (want.size, got.size), (want.material, got.material)))
+    return all(w is None or g is None or w == g for w, g in ((want.color, got.color), (want.size, got.size))) and \
+        vocabulary().materials_fit(want.material, got.material)
 
 
 def same_place(want: PlaceRef, got: PlaceRef) -> bool:
