@@ -195,3 +195,13 @@ def test_steel_and_aluminium_differ_and_metal_fits_both(style) -> None:
     assert _critical(plan, "Put the aluminium bolt from the table into bin 1.") == ["R-SEM-001"]
     assert _critical(plan, "Put the metal bolt from the table into bin 1.") == []
     assert _critical(plan, "알루미늄 볼트는 그대로 두고 강철 볼트만 1번 통에 넣어") == []
+
+
+def test_a_side_written_into_a_pose_name_is_that_place_side() -> None:
+    from plan_verifier.semantic.program import identifier_evidence
+
+    [place] = identifier_evidence("Bolt_LeftShelf_Grasp")[1]
+    assert (place.kind, place.side) == ("shelf", "left")
+    plan = program([Cycle("bolt", "table", "shelf")], "define_named").replace("Shelf_Place", "RightShelf_Place")
+    assert _critical(plan, "Put the bolt from the table on the left-hand shelf.") == ["R-SEM-003"]
+    assert _critical(plan, "Put the bolt from the table on the right-hand shelf.") == []

@@ -456,6 +456,13 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             places.append(PlaceRef(raw, low, "position", None, low))
             i += 1
             continue
+        after = noun_lemma(nxt.lower()) if nxt.isalpha() else ""
+        if low in v.en_sides and v.en_places.get(after):
+            # `Pcb_RightJig_Grasp`, `left_tray`: the place with its side, as "the right-hand jig" names it
+            kind, side = v.en_places[after], v.en_sides[low]
+            places.append(PlaceRef(f"{raw} {nxt}", place_key(kind, None, side, after), kind, None, side))
+            i += 2
+            continue
         if low == "home":
             places.append(PlaceRef(raw, "home", "home"))
             i += 1
