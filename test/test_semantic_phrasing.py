@@ -205,3 +205,10 @@ def test_a_side_written_into_a_pose_name_is_that_place_side() -> None:
     plan = program([Cycle("bolt", "table", "shelf")], "define_named").replace("Shelf_Place", "RightShelf_Place")
     assert _critical(plan, "Put the bolt from the table on the left-hand shelf.") == ["R-SEM-003"]
     assert _critical(plan, "Put the bolt from the table on the right-hand shelf.") == []
+
+
+def test_a_colour_before_a_compound_noun_in_a_pose_name_is_the_head_nouns() -> None:
+    from plan_verifier.semantic.program import identifier_evidence
+
+    [(obj, known)] = identifier_evidence("BlueLidBox_Shelf_Grasp")[0]
+    assert (obj.noun, obj.color, known) == ("box", "blue", True)

@@ -477,6 +477,9 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
         if cls in _ROBOT_PARTS:
             i += 1
             continue
+        if cls is not None and color and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else ""):
+            i += 1  # `RedCapVial`: a noun before another object noun modifies it; the colour is the vial's (a red-cap vial)
+            continue
         if lemma in v.en_generic and (material or size or color):
             objects.append((ObjectRef(raw, None, color, material, size, generic=True), True))  # `Metal_Part_Pick`
         elif low.isdigit() or low in v.structural or lemma in v.structural or len(low) < 3:
