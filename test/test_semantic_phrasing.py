@@ -212,3 +212,10 @@ def test_a_colour_before_a_compound_noun_in_a_pose_name_is_the_head_nouns() -> N
 
     [(obj, known)] = identifier_evidence("BlueLidBox_Shelf_Grasp")[0]
     assert (obj.noun, obj.color, known) == ("box", "blue", True)
+
+
+def test_a_syllable_kiwi_took_apart_is_the_noun_it_is_elsewhere_in_the_text() -> None:
+    text = "C 캔 말고 D 캔에"
+    morphs = (Morph("C", "SL", 0, 1), Morph("이", "VCP", 2, 2), Morph("캐", "EC", 2, 3), Morph("ᆫ", "Z_CODA", 2, 3),
+              Morph("말", "VX", 4, 5), Morph("고", "EC", 5, 6), Morph("D", "SL", 7, 8), Morph("캔", "NNP", 9, 10), Morph("에", "JKB", 10, 11))
+    assert [(m.form, m.tag) for m in _unglue(morphs, text)][:3] == [("C", "SL"), ("캔", "NNP"), ("말", "VX")]

@@ -149,7 +149,7 @@ def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
         tokens = kiwi.tokenize(text)
-    return _unglue(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens))
+    return _unglue(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text)
 
 
 #: Particles Kiwi may leave attached to a loanword it does not know, with the tag they have on their own.
@@ -157,12 +157,23 @@ _GLUED = (("에서", "JKB"), ("으로", "JKB"), ("에", "JKB"), ("로", "JKB"), 
           ("를", "JKO"), ("을", "JKO"))
 
 
-def _unglue(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
     """Kiwi analyses an unknown loanword by its context, so one text may have "바이스/NNP 에/JKB" in one place and
-    "바이스에/NNG" in another: a noun that is another noun of the same text plus a particle is split the same way."""
+    "바이스에/NNG" in another: a noun that is another noun of the same text plus a particle is split the same way, and
+    a syllable taken apart into endings ("A 랙 말고": 이/VCP 래/EC ᆨ/Z_CODA) that is a noun elsewhere is that noun."""
     nouns = {m.form for m in morphs if m.tag in ("NNG", "NNP")}
-    out: list[Morph] = []
+    rejoined: list[Morph] = []
     for m in morphs:
+        surface = text[m.start:m.end] if text else m.form
+        if m.tag not in ("NNG", "NNP") and surface != m.form and surface in nouns:
+            while rejoined and rejoined[-1].start >= m.start and rejoined[-1].tag not in ("NNG", "NNP", "SL", "SN"):
+                rejoined.pop()  # the zero-width pieces Kiwi put before it
+            if not (rejoined and (rejoined[-1].start, rejoined[-1].end) == (m.start, m.end)):
+                rejoined.append(Morph(surface, "NNP", m.start, m.end))
+            continue
+        rejoined.append(m)
+    out: list[Morph] = []
+    for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
                       and len(m.form) > len(p) + 1), None)
         if glued is None or len(m.form) != m.end - m.start:
