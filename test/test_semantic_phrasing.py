@@ -219,3 +219,17 @@ def test_a_syllable_kiwi_took_apart_is_the_noun_it_is_elsewhere_in_the_text() ->
     morphs = (Morph("C", "SL", 0, 1), Morph("이", "VCP", 2, 2), Morph("캐", "EC", 2, 3), Morph("ᆫ", "Z_CODA", 2, 3),
               Morph("말", "VX", 4, 5), Morph("고", "EC", 5, 6), Morph("D", "SL", 7, 8), Morph("캔", "NNP", 9, 10), Morph("에", "JKB", 10, 11))
     assert [(m.form, m.tag) for m in _unglue(morphs, text)][:3] == [("C", "SL"), ("캔", "NNP"), ("말", "VX")]
+
+
+def test_a_routine_run_with_a_tool_the_instruction_fetches_is_not_unrequested() -> None:
+    from pathlib import Path
+
+    from plan_verifier.evaluation import devset
+    from plan_verifier.graph.embedded import EmbeddedGraph
+
+    root = Path(__file__).parent
+    [case] = [c for c in devset.load([root / "fixtures" / "semantic_dev" / "cell_jobs.yaml"]) if c["id"] == "DEV-CELL-027"]
+    verifier = Verifier(level="FULL", rules=SEMANTIC_RULES, graph=EmbeddedGraph.from_file(case["metadata"]["cell"]))
+    report = verifier.verify(case["json_plan"], plan_format="json",
+                             instruction="Fetch the screwdriver; the part in the fixture needs it.")
+    assert "R-SEM-007" not in {f.rule_id for f in report.findings if f.severity is Severity.CRITICAL}

@@ -376,6 +376,10 @@ class _Sentence:
                 break
             if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
+            if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
+                    self.t[i + 1].low in _ARTICLES and _is_verb(tok.low) and tok.noun not in self.v.en_objects and \
+                    tok.noun not in self.v.en_places and self._action(i) is None:
+                break  # "fetch the screwdriver and finish the part ...": a verb the vocabulary lacks starts its own clause
             if tok.low == "," and self._new_statement(i + 1, end):
                 break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0

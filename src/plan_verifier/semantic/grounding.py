@@ -106,8 +106,22 @@ def ground(instruction: Instruction, activity: Activity) -> Grounding:
     fetched = {t.obj.noun for t in instruction.tasks if t.action == "attach" and t.obj is not None and t.obj.noun}
     extra_works = tuple(w for w in activity.works if w.action in WORK and id(w) not in done and w.spot.position is not None
                         and (asked or instruction.tasks) and not any(w.action == a and _unplaced(instruction, a) for a in asked)
-                        and not (w.action not in asked and w.tool_object in fetched))
+                        and not (w.action not in asked and _held(w, activity) in fetched))
     return Grounding(instruction, activity, pairs, extra, excluded, visits, works, excluded_works, extra_works)
+
+
+def _held(work: Work, activity: Activity) -> str | None:
+    """The tool (object class) attached when this routine runs: a routine done with a tool the instruction fetches
+    ("fetch the screwdriver and drive the screws ...") is what the tool was fetched for."""
+    held = None
+    for w in activity.works:
+        if w.step.index >= work.step.index:
+            break
+        if w.action == "attach":
+            held = w.tool_object
+        elif w.action == "detach":
+            held = None
+    return held
 
 
 def _unplaced(instruction: Instruction, action: str) -> bool:
