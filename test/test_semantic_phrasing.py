@@ -233,3 +233,18 @@ def test_a_routine_run_with_a_tool_the_instruction_fetches_is_not_unrequested() 
     report = verifier.verify(case["json_plan"], plan_format="json",
                              instruction="Fetch the screwdriver; the part in the fixture needs it.")
     assert "R-SEM-007" not in {f.rule_id for f in report.findings if f.severity is Severity.CRITICAL}
+
+
+def test_asides_in_parentheses() -> None:
+    # an apposition or a note adds no object
+    assert _tasks("Put the cube (the red one) into bin 2.") == [("place", "cube", None, "bin2", 0)]
+    assert _tasks("Put the cube (see note 1) into bin 2.") == [("place", "cube", None, "bin2", 0)]
+    # a statement between two clauses is read as one, in its place
+    first, then = _tasks("Sort the wrench first (it goes from the tray to the shelf), and after that take the bolt to bin 1.")
+    assert first[1:4] == ("wrench", "tray", "shelf") and then[1:4] == ("bolt", None, "bin1") and then[4] > first[4]
+
+
+def test_and_after_that_orders_what_follows() -> None:
+    assert [t[1] for t in _tasks("Move the box to A and after that take the cube to B.")] == ["box", "cube"]
+    assert [t[4] for t in _tasks("Move the box to A and after that take the cube to B.")] == [0, 1]
+    assert [e.describe() for e in read_instruction("Move both boxes onto the pallet, except the green one").excluded] == ["green one"]

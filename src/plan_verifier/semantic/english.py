@@ -101,17 +101,27 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     """The sentences, and which of them open the second or a later item of a numbered list ("1) ... 2) ...")."""
     sentences: list[list[Token]] = [[]]
     items: list[int] = []
-    skip = False
+    resume = 0
     for i, t in enumerate(tokens):
-        if skip:
-            skip = False
+        if i < resume:
             continue
         if _list_marker(tokens, i, text):
             if sentences[-1]:
                 sentences.append([])
             items.append(len(sentences) - 1)
-            skip = True
+            resume = i + 2
             continue
+        if t.low == "(":
+            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].low in (")", "(")), None)
+            if close is not None and tokens[close].low == ")":
+                # An aside: "(the red one)", "(see note 1)" add nothing to the clause around them; a statement of its own
+                # between two clauses ("... first (it goes from rack A to the decapper), and then ...") is read as one.
+                aside = list(tokens[i + 1:close])
+                after = tokens[close + 1] if close + 1 < len(tokens) else None
+                if (after is None or after.low in (",", ";", ".", "and", "then")) and _states(aside):
+                    sentences += [aside, []]
+                resume = close + 1
+                continue
         if i and "\n" in text[tokens[i - 1].end:t.start] and sentences[-1]:
             sentences.append([])
         dash = t.kind == "punct" and t.low in ("-", "–", "—") and i and text[tokens[i - 1].end:t.start] and i + 1 < len(tokens) \
@@ -127,6 +137,12 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     later = {k for k in items[1:]}
     kept = [(k, s) for k, s in enumerate(sentences) if s]
     return [s for _, s in kept], {n for n, (k, _) in enumerate(kept) if k in later}
+
+
+def _states(tokens: list[Token]) -> bool:
+    """Do these words hold a finite verb ("it goes ...", "they are ...")?"""
+    return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in _verb_forms(t.verb, "VBZ")
+               for t in tokens[1:] if t.kind == "word")
 
 
 def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
@@ -238,6 +254,8 @@ class _Sentence:
                     self.t[j - 2].low not in _ROBOT_SUBJECTS:
                 return False  # "the operator wants to check it first": what someone else will do
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
+        if j > 0 and f"{self.t[j - 1].low} {prev.low}" in self.v.en_sequence:
+            return True  # "after that take the vial ...", "and then"
         return prev.kind == "punct" or prev.low in _HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
             or prev.low in self.v.en_before
 
@@ -290,7 +308,8 @@ class _Sentence:
     def _lead_start(self, head: int, prev_head: int) -> int:
         """The first token of the words that lead into this head ("then", "don't", "gently", "after you")."""
         i = head
-        while i - 1 > prev_head and self._is_lead(self.t[i - 1]):
+        while i - 1 > prev_head and (self._is_lead(self.t[i - 1]) or
+                                     i - 2 > prev_head and f"{self.t[i - 2].low} {self.t[i - 1].low}" in self.v.en_sequence):
             before = self.t[i - 2] if i - 2 >= 0 else None
             if self.t[i - 1].low in self.v.en_manner and prev_head >= 0 and before is not None and \
                     (i - 2 == prev_head or not self._is_lead(before)):
@@ -378,7 +397,9 @@ class _Sentence:
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
             if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
                     self.t[i + 1].low in _ARTICLES and _is_verb(tok.low) and tok.noun not in self.v.en_objects and \
-                    tok.noun not in self.v.en_places and self._action(i) is None:
+                    tok.noun not in self.v.en_places and self._action(i) is None and not self._phrase(i, end, _EXCEPT) and \
+                    tok.low not in _NEGATORS and tok.low not in _INSTRUMENT and tok.low not in _SUBORDINATORS and \
+                    self._preposition(i, end) is None:
                 break  # "fetch the screwdriver and finish the part ...": a verb the vocabulary lacks starts its own clause
             if tok.low == "," and self._new_statement(i + 1, end):
                 break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
@@ -592,6 +613,8 @@ class _Sentence:
 
     def _order(self, lead: list[str], index: int) -> str | None:
         joined = " ".join(lead)
+        if any(p in f" {joined} " for p in (f" {q} " for q in self.v.en_sequence if " " in q)):
+            return "sequence"  # "and after that", "followed by": this comes next, whatever single words it contains
         if any(w in self.v.en_after for w in lead) and "then" not in lead:
             return "after" if index > 0 else "sequence"
         if any(w in self.v.en_before for w in lead):
