@@ -248,3 +248,13 @@ def test_and_after_that_orders_what_follows() -> None:
     assert [t[1] for t in _tasks("Move the box to A and after that take the cube to B.")] == ["box", "cube"]
     assert [t[4] for t in _tasks("Move the box to A and after that take the cube to B.")] == [0, 1]
     assert [e.describe() for e in read_instruction("Move both boxes onto the pallet, except the green one").excluded] == ["green one"]
+
+
+def test_an_abbreviated_place_in_a_pose_name_is_read_when_only_one_place_fits() -> None:
+    from plan_verifier.semantic.program import identifier_evidence
+
+    assert [p.key for p in identifier_evidence("p_box_shlf3_place")[1]] == ["shelf3"]
+    assert [p.key for p in identifier_evidence("Bolt_Conv_Pick")[1]] == ["conveyor"]
+    assert identifier_evidence("p_box_xq_place")[1] == ()  # nothing fits: nothing guessed
+    plan = program([Cycle("box", "table", "bin 2")], "define_named").replace("Bin2_", "Tbl_")
+    assert "R-SEM-003" in _critical(plan, "Put the box from the table into bin 2.")

@@ -442,6 +442,9 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             continue
         lemma = noun_lemma(low) if low.isalpha() else low
         kind = v.en_places.get(lemma) or v.en_places.get(low)
+        if kind is None and lemma not in v.en_objects and lemma not in v.en_generic and lemma not in v.structural:
+            lemma = _abbreviated_place(low) or lemma  # `p_pcb_stn2_place`: station 2
+            kind = v.en_places.get(lemma)
         if low in v.en_colors and not (low in v.en_objects and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
             color = v.en_colors[low]  # `Red_Cube`; but `Orange_Pick` names the fruit
             i += 1
@@ -494,6 +497,29 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
         color = material = size = None
         i += 1
     return tuple(objects), tuple(places)
+
+
+@functools.lru_cache(maxsize=4096)
+def _abbreviated_place(word: str) -> str | None:
+    """The one place noun of the vocabulary `word` abbreviates by dropping letters ("stn": station), if only one fits:
+    same first letter, the rest in order, at least three letters and not a word of its own."""
+    if not (word.isalpha() and 3 <= len(word) <= 5) or _is_word(word):
+        return None
+    v = vocabulary()
+    fits = {v.en_places[p] for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)}
+    names = [p for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)]
+    return names[0] if len(fits) == 1 and names else None
+
+
+def _in_order(short: str, long_: str) -> bool:
+    it = iter(long_)
+    return all(c in it for c in short)
+
+
+def _is_word(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
 
 
 #: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
