@@ -258,3 +258,9 @@ def test_an_abbreviated_place_in_a_pose_name_is_read_when_only_one_place_fits() 
     assert identifier_evidence("p_box_xq_place")[1] == ()  # nothing fits: nothing guessed
     plan = program([Cycle("box", "table", "bin 2")], "define_named").replace("Bin2_", "Tbl_")
     assert "R-SEM-003" in _critical(plan, "Put the box from the table into bin 2.")
+
+
+def test_taking_the_same_thing_up_again_where_it_was_put_is_no_extra_task() -> None:
+    spot = (600, 250, 80)
+    plan = program([Cycle("box", "table", "bin 3", place=spot), Cycle("gizmo", "bin 3", "pallet", pick=spot)], "define_named")
+    assert "R-SEM-007" not in _critical(plan, "Put the box from the table into bin 3.")

@@ -73,7 +73,7 @@ class RSem007(SemanticRule):
                 yield self.judged(f"Unrequested task: the plan also moves the {n.obj.describe()} ({quote(n)}), which the instruction "
                                   f"({said(text)}) does not ask for", 0.9 if n.source != "comment" else 0.8, step=n.step, span=n.span,
                                   suggestion=f"Remove the transfer of the {n.obj.describe()}", found=n.quote, kind="extra_task")
-            elif named and _all_tasks_done(g) and not any(_resembles(a, n.obj) for a in asked for n in named):
+            elif named and _all_tasks_done(g) and not _regrasp(t, g) and not any(_resembles(a, n.obj) for a in asked for n in named):
                 n = named[0]
                 judged = True
                 yield self.judged(f"Unrequested task: the plan also moves what it calls '{n.obj.text}' ({quote(n)}), which is none of "
@@ -96,6 +96,15 @@ def _all_tasks_done(g) -> bool:
     return bool(g.pairs) and not g.instruction.unread and all(
         p.transfer is not None and (p.object.outcome == MATCH or p.source.outcome == MATCH and p.destination.outcome == MATCH)
         for p in g.pairs)
+
+
+def _regrasp(t, g) -> bool:
+    """The grasp is where a task's transfer released its object (within 30 mm): that object taken up again, whatever
+    the program calls the pose."""
+    here = t.grasp.xyz
+    return here is not None and any(
+        p.transfer is not None and p.transfer.release is not None and p.transfer.release.xyz is not None and
+        sum((a - b) ** 2 for a, b in zip(here, p.transfer.release.xyz)) <= 30.0 ** 2 for p in g.pairs)
 
 
 def _resembles(a, b) -> bool:
