@@ -264,3 +264,21 @@ def test_taking_the_same_thing_up_again_where_it_was_put_is_no_extra_task() -> N
     spot = (600, 250, 80)
     plan = program([Cycle("box", "table", "bin 3", place=spot), Cycle("gizmo", "bin 3", "pallet", pick=spot)], "define_named")
     assert "R-SEM-007" not in _critical(plan, "Put the box from the table into bin 3.")
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("instruction", [
+    "Send the red cube to bin 3.",
+    "Toss the red cube from the table into bin 3, thanks.",
+    "1) pick up the red cube from the table 2) drop it into bin 3",
+    "Take the red cube off the table (it is the small one) and put it into bin 3.",
+    "Bin 2 is full, so the red cube goes from the table to bin 3.",
+    "Put the red cube into bin 3. It's on the table right now.",
+    "Put the red cube into bin 3; the operator will check it later.",
+    "빨간 큐브를 3번 통에 넣어 주세요. 지금 테이블에 있어요.",
+    "1) 테이블에서 빨간 큐브를 집어 2) 3번 통에 넣어",
+    "테이블 위 빨간 큐브 좀 3번 통으로 옮겨 주실래요?",
+    "red cube를 table에서 pick해서 bin 3에 place 해줘",
+])
+def test_new_readings_never_reject_the_correct_program(style, instruction) -> None:
+    assert _critical(program([Cycle("red cube", "table", "bin 3")], style), instruction) == []

@@ -667,7 +667,7 @@ class _Sentence:
                            or self._phrase(i, end, _EXCEPT) or low in ("the", "an") and not all(x.low in _QUANTIFIERS or x.low in _DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
             if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS
-                               or low in _MODALS):
+                               or low in _MODALS or low in _COURTESY):  # "..., thanks": courtesy, no object
                 return None, start
             if tokens and (low in _MODALS or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
                 break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
