@@ -282,3 +282,8 @@ def test_taking_the_same_thing_up_again_where_it_was_put_is_no_extra_task() -> N
 ])
 def test_new_readings_never_reject_the_correct_program(style, instruction) -> None:
     assert _critical(program([Cycle("red cube", "table", "bin 3")], style), instruction) == []
+
+
+def test_a_korean_heading_before_a_colon_names_no_object() -> None:
+    assert _tasks("작업 내용: 테이블의 상자를 2번 통으로 이동") == [("transfer", "box", "table", "bin2", 0)]
+    assert _tasks("상자: 테이블에서 2번 통으로") == [("transfer", "box", "table", "bin2", 0)]  # no heading: the object itself

@@ -109,6 +109,11 @@ class _Reader:
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
+            if mo.form == ":" and not (self.cur.places or self.cur.topics or self.cur.excluded) and not self.segments and \
+                    any(x.tag in ("JKO", "SB") or self._list_marker(k) for k, x in enumerate(m[i + 1:], start=i + 1)):
+                self.cur = _Clause()  # "작업 지시: 1) ...", "작업 내용: 큐브를 ...": a heading, when what follows names its own object
+                i += 1
+                continue
             if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and (
                     m[i + 1].tag in _NOMINAL or m[i + 1].tag == "MM" or m[i + 1].tag == "MAG" and m[i + 1].form in self.v.ko_sequence):
                 # "플라스틱 부품은 2번 빈에, 그다음 금속 부품은 1번 빈에 넣어": the part before the comma is a task of its own
