@@ -287,3 +287,23 @@ def test_new_readings_never_reject_the_correct_program(style, instruction) -> No
 def test_a_korean_heading_before_a_colon_names_no_object() -> None:
     assert _tasks("작업 내용: 테이블의 상자를 2번 통으로 이동") == [("transfer", "box", "table", "bin2", 0)]
     assert _tasks("상자: 테이블에서 2번 통으로") == [("transfer", "box", "table", "bin2", 0)]  # no heading: the object itself
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("instruction", [
+    "Put the bolt from the tray into bin 1, then move the box from the pallet onto the conveyor.",
+    "1) bolt: tray -> bin 1 2) box: pallet -> conveyor",
+    "Take the bolt out of the tray and drop it in bin 1. After that, the box goes from the pallet to the conveyor.",
+    "트레이에 있는 볼트를 1번 통에 넣고, 그 다음 팔레트의 상자를 컨베이어로 옮겨 주세요.",
+    "먼저 부품 트레이에서 볼트 꺼내서 1번 통에 넣고 나서 팔레트 위 상자 컨베이어에 올려 줘",
+    "Could you please drop the bolt into bin 1 and send the box down to the conveyor? Thanks!",
+])
+def test_two_transfers_read_in_new_ways_never_reject_the_correct_program(style, instruction) -> None:
+    assert _critical(program([Cycle("bolt", "tray", "bin 1"), Cycle("box", "pallet", "conveyor")], style), instruction) == []
+
+
+def test_a_bare_object_before_a_place_is_split_only_when_nothing_else_can_be_the_object() -> None:
+    assert _tasks("상자 컨베이어에 올려") == [("place", "box", None, "conveyor", 0)]
+    assert _tasks("볼트 꺼내서 부품 트레이에 넣어") == [("insert", "bolt", None, "tray", 0)]  # after a fetch: the parts tray
+    assert [t[1] for t in _tasks("부품 트레이에 있는 볼트를 1번 통에 넣어")] == ["bolt"]  # an object follows: the parts tray
+    assert [t[2] for t in _tasks("상자를 2번 통에 넣어. 지금 부품 트레이에 있어.")] == ["tray"]  # where it is: the parts tray

@@ -832,8 +832,13 @@ class _Sentence:
         be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
                    or tok.low in ("'s", "is", "are")), None)
         if be is not None and be > 0:
-            while start < end - 1 and self.t[start].low in ("today", "now", "tonight", "tomorrow", "then", "also", "first", "could", "can",
-                                                            "would", "will"):
+            order = None
+            while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
+                                                                        "will", ",") or self.t[start].low in self.v.en_sequence
+                                                  or self.t[start].low == "after" and self.t[start + 1].low == "that" or
+                                                  self.t[start].low == "that" and start > 0 and self.t[start - 1].low == "after"):
+                if self.t[start].low in self.v.en_sequence or self.t[start].low == "that":
+                    order = "sequence"  # "After that, the box goes ...": this comes next
                 start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             np, _ = self._noun_phrase(start, start + be)
             k = start + be + 1
@@ -854,7 +859,7 @@ class _Sentence:
                             if np2 is None:
                                 break
                             routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes))
+                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order)
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
                     return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)

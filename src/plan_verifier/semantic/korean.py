@@ -322,7 +322,7 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
-                if named and not self._is_place(before) and self._is_place(after) and self._stands_alone(before, after):
+                if named and not self._is_place(_head(before)) and self._is_place(after) and self._stands_alone(before, after):
                     return before, after
         return None, phrase
 
@@ -332,14 +332,32 @@ class _Reader:
         its own ("파란 큐브", "플라스틱부품", "빨간 거") or the place a complete name by itself ("2번 빈", "A")."""
         if self.cur.objects or self.cur.topics:
             return False
-        obj = self._object(before)
-        attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count))
+        obj = self._object(_head(before))
+        attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
+            any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
         known = obj.noun is not None and obj.noun in self.v.object_classes
         if not (known or obj.generic and attributed):
             return False
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
-        return attributed or labelled
+        # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
+        # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
+        fetched = bool(self.out) and self.out[-1].action == "pick" and not self.out[-1].negated
+        return attributed or labelled or not fetched and not self._object_follows(after.morphs[-1]) and \
+            self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _next_predicate(self, last: Morph) -> str | None:
+        return next((x.form for x in self.m[self.m.index(last) + 1:] if x.tag in ("VV", "VA", "VX")), None)
+
+    def _object_follows(self, last: Morph) -> bool:
+        """Does an object with 을/를 follow in this clause ("플레이트 네스트에 있는 마이크로플레이트를 ...")? Then the nouns
+        before the place particle name the place."""
+        for x in self.m[self.m.index(last) + 1:]:
+            if x.tag == "JKO":
+                return True
+            if x.tag in ("EC", "EF", "SF") and x.form not in ("어", "아"):
+                return False
+        return False
 
     def _assign(self, phrase: _Phrase, particle: Morph | None) -> None:
         phrases = self.cur.coordinated + [phrase]
@@ -641,8 +659,8 @@ class _Reader:
             else:
                 words.append((word, parts))
         for word, parts in words:
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns:
-                continue
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
+                continue  # "사과 한 상자": a count; but "팔레트 위 상자" is a box
             if word in v.ko_colors:
                 color = color or v.ko_colors[word]
                 continue
@@ -708,6 +726,21 @@ class _Reader:
         thing = self._object(phrase) if kind and kind.startswith("container:") else None
         return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
                         canon(label) if label else None, side, values, thing)
+
+
+def _counted(morphs: list[Morph], counter: Morph) -> bool:
+    """Does a number stand right before this counter noun ("한 상자", "2 박스")?"""
+    k = morphs.index(counter)
+    return k > 0 and morphs[k - 1].tag in ("SN", "NR", "MM")
+
+
+def _head(phrase: _Phrase) -> _Phrase:
+    """The part of a noun phrase after its last relational noun ("팔레트 위 상자": 상자, the box that is on the pallet)."""
+    cut = max((k for k, m in enumerate(phrase.morphs) if m.form in _RELATIONAL and 0 < k < len(phrase.morphs) - 1), default=None)
+    if cut is None:
+        return phrase
+    rest = phrase.morphs[cut + 1:]
+    return _Phrase(rest, phrase.text[rest[0].start - phrase.morphs[0].start:])
 
 
 def _ordinal(morphs: list[Morph], k: int, v: Vocabulary) -> int | None:
