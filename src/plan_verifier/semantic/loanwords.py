@@ -19,6 +19,8 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from plan_verifier.semantic.language import similar
+
 if TYPE_CHECKING:
     from plan_verifier.semantic.vocabulary import Vocabulary
 
@@ -96,8 +98,6 @@ def _match(word: str, english: tuple[str, ...]) -> str | None:
     candidates = _index(english).get(skeleton, ())
     if not candidates:
         return None
-    from plan_verifier.semantic.language import similar
-
     roman = korean_roman(word)
     scored = sorted(((similar(roman, english_sounds(e)), e) for e in candidates), reverse=True)
     if scored[0][0] < 70 or len(scored) > 1 and scored[1][0] > scored[0][0] - 10:
