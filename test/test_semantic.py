@@ -311,7 +311,7 @@ def _tasks(text: str):
     ("Put the cube in bin 3 after you move the ball to the tray", [("transfer", "ball", None, "tray"), ("place", "cube", None, "bin3")]),
     ("The bolt and the nut both go in bin 2", [("transfer", "bolt", None, "bin2"), ("transfer", "nut", None, "bin2")]),
     ("The red cube is in bin 3. Move it to the tray.", [("transfer", "red cube", "bin3", "tray")]),
-    ("Relocate the steel plate from the pallet to the left side of the table", [("transfer", "metal plate", "pallet", "left")]),
+    ("Relocate the steel plate from the pallet to the left side of the table", [("transfer", "steel plate", "pallet", "left")]),
     ("Move the robot to point A", [("move_to", None, None, "a")]),
     ("빨간 큐브를 Pos_1에서 3번 통으로 조심스럽게 옮겨 주세요", [("transfer", "red cube", "pos1", "bin3")]),
     ("A에 있는 사과를 들어서 B에 내려놔줘", [("place", "apple", "a", "b")]),

@@ -56,6 +56,10 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 #: Words that introduce the instrument or the way, not an object to handle: "with the gripper", "using the camera".
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
+_OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
+#: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
+_MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
+_ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
 #: Words of courtesy that ask for nothing ("thanks", "cheers").
 _COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
@@ -64,7 +68,7 @@ _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry").
 _SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
                        "i've", "he's", "she's"})
-_NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "as", "is", "are", "it's", "with", "instead",
+_NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "as", "is", "are", "it's", "with", "instead",
                         "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
                         "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
 
@@ -72,7 +76,7 @@ _NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now
 def read_clauses(text: str) -> tuple[Clause, ...]:
     tokens = english_tokens(text)
     out: list[Clause] = []
-    sentences = _sentences(tokens, text)
+    sentences, items = _sentences(tokens, text)
     v = vocabulary()
     k = 0
     while k < len(sentences):
@@ -82,26 +86,72 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
                 sentence = joined
                 k += 1
-        out.extend(sentence.clauses())
+        found = sentence.clauses()
+        if k in items:
+            # "1) grab the camera 2) inspect seam 1": each item of a numbered list comes after the one before
+            first = next((n for n, c in enumerate(found) if c.action is not None), None)
+            if first is not None and found[first].order is None:
+                found[first] = Clause(**{**_fields(found[first]), "order": "sequence"})
+        out.extend(found)
         k += 1
     return tuple(out)
 
 
-def _sentences(tokens: tuple[Token, ...], text: str) -> list[list[Token]]:
+def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]], set[int]]:
+    """The sentences, and which of them open the second or a later item of a numbered list ("1) ... 2) ...")."""
     sentences: list[list[Token]] = [[]]
+    items: list[int] = []
+    resume = 0
     for i, t in enumerate(tokens):
+        if i < resume:
+            continue
+        if _list_marker(tokens, i, text):
+            if sentences[-1]:
+                sentences.append([])
+            items.append(len(sentences) - 1)
+            resume = i + 2
+            continue
+        if t.low == "(":
+            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].low in (")", "(")), None)
+            if close is not None and tokens[close].low == ")":
+                # An aside: "(the red one)", "(see note 1)" add nothing to the clause around them; a statement of its own
+                # between two clauses ("... first (it goes from rack A to the decapper), and then ...") is read as one.
+                aside = list(tokens[i + 1:close])
+                after = tokens[close + 1] if close + 1 < len(tokens) else None
+                if (after is None or after.low in (",", ";", ".", "and", "then")) and _states(aside):
+                    sentences += [aside, []]
+                resume = close + 1
+                continue
         if i and "\n" in text[tokens[i - 1].end:t.start] and sentences[-1]:
             sentences.append([])
         dash = t.kind == "punct" and t.low in ("-", "–", "—") and i and text[tokens[i - 1].end:t.start] and i + 1 < len(tokens) \
             and text[t.end:tokens[i + 1].start]
         if t.low == "." and i and tokens[i - 1].low in ("no", "nr", "num") and i + 1 < len(tokens) and tokens[i + 1].kind == "number":
             continue  # "bin no. 2": an abbreviation, not the end of a sentence
-        if t.kind == "punct" and t.low in _SENTENCE_END or dash:
+        so = t.low == "so" and i and tokens[i - 1].low == "," and i + 1 < len(tokens) and tokens[i + 1].low != "that"
+        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so:  # "X is down, so ...": a new statement
             if sentences[-1]:
                 sentences.append([])
             continue
         sentences[-1].append(t)
-    return [s for s in sentences if s]
+    later = {k for k in items[1:]}
+    kept = [(k, s) for k, s in enumerate(sentences) if s]
+    return [s for _, s in kept], {n for n, (k, _) in enumerate(kept) if k in later}
+
+
+def _states(tokens: list[Token]) -> bool:
+    """Do these words hold a finite verb ("it goes ...", "they are ...")?"""
+    return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in _verb_forms(t.verb, "VBZ")
+               for t in tokens[1:] if t.kind == "word")
+
+
+def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
+    """"1)" or "2)" opening a list item: a number with ")" right after it and no "(" before it."""
+    t = tokens[i]
+    if t.kind != "number" or not t.low.isdigit() or i + 1 >= len(tokens) or tokens[i + 1].low != ")" or tokens[i + 1].start != t.end:
+        return False
+    opened = text.rfind("(", 0, t.start)
+    return opened < 0 or text.rfind(")", 0, t.start) > opened
 
 
 @dataclass
@@ -126,6 +176,7 @@ class _Sentence:
         self.v = vocab
         #: The verb a gapped clause shares with the clause before it ("..., then the blue cube in bin 2").
         self.shared: tuple[str | None, Token | None] = (None, tokens[0] if tokens else None)
+        self._frames: dict[int, str | None] = {}  # token index -> the action its caused-motion frame gives
 
     # ------------------------------------------------------------------ heads
     def _action(self, i: int) -> str | None:
@@ -144,7 +195,30 @@ class _Sentence:
             return "leave"
         if i + 1 < len(self.t) and f"{tok.verb} {self.t[i + 1].low}" in self.v.en_actions:
             return self.v.en_actions[f"{tok.verb} {self.t[i + 1].low}"]
-        return self._split_particle(i)
+        return self._split_particle(i) or self._caused_motion(i)
+
+    def _caused_motion(self, i: int) -> str | None:
+        """"Send the box to the line", "throw the cuvette into the bin": any verb with an object and a goal after it moves
+        that object there (English's caused-motion frame), whether or not the vocabulary knows the verb."""
+        if i in self._frames:
+            return self._frames[i]
+        self._frames[i] = None  # the noun phrase reader below asks again for later words, never for this one
+        tok, end = self.t[i], len(self.t)
+        if tok.kind != "word" or not _is_verb(tok.low) or tok.low in _NOT_IN_NP or tok.low in _DETERMINERS \
+                or tok.noun in self.v.en_objects or tok.noun in self.v.en_places or tok.low in self.v.en_pronouns:
+            return None
+        if _is_adjective(tok.low) and not (i + 1 < end and self.t[i + 1].low in _ARTICLES):
+            return None  # "the red, blue and green cubes onto the tray": "green" describes; "clear the PCB out ..." acts
+        np, j = self._noun_phrase(i + 1, end)
+        if np is None or self._names_place(np) or np.head is None:
+            return None
+        prep = self._preposition(j, end)
+        if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
+            _, j = self._noun_phrase(j + prep[1], end)
+            prep = self._preposition(j, end)
+        if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
+            self._frames[i] = "transfer"
+        return self._frames[i]
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -164,11 +238,24 @@ class _Sentence:
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
+        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or _is_label(self.t[i - 2])) and \
+                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or _is_label(self.t[i + 1])) and \
+                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in _CONJUNCTIONS):
+            return False  # "rack A, slot 2": a noun with its number after another, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
+        if prev.low in _MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
+                and self.t[j - 1].low not in _HEAD_BEFORE:
+            return False  # "someone will pick it up there", "the operator can take it": another person's doing
         if prev.low == "to":  # "you to move": an infinitive; "to position A": a preposition
+            wanting = self.t[j - 1] if j > 0 else None
+            if wanting is not None and wanting.low in ("wants", "needs", "has", "likes", "wishes") and j > 1 and \
+                    self.t[j - 2].low not in _ROBOT_SUBJECTS:
+                return False  # "the operator wants to check it first": what someone else will do
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
+        if j > 0 and f"{self.t[j - 1].low} {prev.low}" in self.v.en_sequence:
+            return True  # "after that take the vial ...", "and then"
         return prev.kind == "punct" or prev.low in _HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
             or prev.low in self.v.en_before
 
@@ -221,7 +308,8 @@ class _Sentence:
     def _lead_start(self, head: int, prev_head: int) -> int:
         """The first token of the words that lead into this head ("then", "don't", "gently", "after you")."""
         i = head
-        while i - 1 > prev_head and self._is_lead(self.t[i - 1]):
+        while i - 1 > prev_head and (self._is_lead(self.t[i - 1]) or
+                                     i - 2 > prev_head and f"{self.t[i - 2].low} {self.t[i - 1].low}" in self.v.en_sequence):
             before = self.t[i - 2] if i - 2 >= 0 else None
             if self.t[i - 1].low in self.v.en_manner and prev_head >= 0 and before is not None and \
                     (i - 2 == prev_head or not self._is_lead(before)):
@@ -289,12 +377,17 @@ class _Sentence:
         excluded_places: list[PlaceRef] = []
         manner = self._manner_words(self.t[start:head]) if head >= 0 else []
         last_role: str | None = None
-        leave_alone = False
+        leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"
         while i < end:
             tok = self.t[i]
+            if tok.low in ("that's", "thats", "which's") and objects and i + 1 < end and self.t[i + 1].low not in ("it", "all"):
+                i += 1  # "the top cover that's sitting on station 2": where the object is, said in a relative clause
+                while i < end and self.t[i].low in ("already", "still", "now", "currently", "just"):
+                    i += 1
+                continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
             if tok.low in _SUBORDINATORS and i > head + 1:
@@ -302,6 +395,14 @@ class _Sentence:
                 break
             if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
+            if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
+                    self.t[i + 1].low in _ARTICLES and _is_verb(tok.low) and tok.noun not in self.v.en_objects and \
+                    tok.noun not in self.v.en_places and self._action(i) is None and not self._phrase(i, end, _EXCEPT) and \
+                    tok.low not in _NEGATORS and tok.low not in _INSTRUMENT and tok.low not in _SUBORDINATORS and \
+                    self._preposition(i, end) is None:
+                break  # "fetch the screwdriver and finish the part ...": a verb the vocabulary lacks starts its own clause
+            if tok.low == "," and self._new_statement(i + 1, end):
+                break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0
             if (tok.low in ("and", ",", "or", "then") or seq) and i + max(seq, 1) < end:
                 if tok.low == "then" or seq:
@@ -317,6 +418,10 @@ class _Sentence:
                 i += max(seq, 1)
                 continue
             prep = self._preposition(i, end)
+            if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in _CONJUNCTIONS):
+                keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
+                i += 1
+                continue
             if prep is not None and prep[1] > 1:
                 pass  # "out of", "next to": a preposition even after a verb with a particle
             elif tok.low in _PARTICLES:
@@ -367,6 +472,10 @@ class _Sentence:
                 leave_alone = True
                 i += 1
                 continue
+            if tok.kind == "word" and i + 1 < end and self.t[i + 1].low in _OBJECT_PRONOUNS and tok.low not in self.v.en_objects \
+                    and _is_verb(tok.low):
+                i += 1  # "hold it under the scanner": a verb the vocabulary does not know, not a noun before "it"
+                continue
             if tok.low.endswith(("ing", "ed")) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
                 i += 1  # "the gear sitting on table A": where the object is
                 continue
@@ -379,6 +488,13 @@ class _Sentence:
                 i += 1
                 continue
             np, j = self._noun_phrase(i, end)
+            if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
+                whole, k = self._noun_phrase(j + 1, end)
+                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places):
+                    # "the bag of M4 screws": one thing, named by its head; "the rest of the cubes", "two of the boxes": the
+                    # complement names it
+                    quantity = np.head is None or np.head.low in _QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"
+                    np, j = (whole, k) if quantity else (np, k)
             if np is not None:
                 if last_role is not None and self._follows_and(i) and (self._names_place(np) or np.head is None):
                     if np.head is None and not np.labels and np.count and np.count > 0:
@@ -389,7 +505,8 @@ class _Sentence:
                     if np.head is None and before is not None and before.kind and place.label:
                         place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
-                elif action in ("move_to", "return_home") or (action in WORK and self._names_place(np)):
+                elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
+                        (action in WORK and self._names_place(np)):
                     places.append(("location", self._place(np)))
                     last_role = "location"
                 elif action == "handover" and not objects and self._is_person(np) and self._noun_phrase(j, end)[0] is not None:
@@ -401,6 +518,8 @@ class _Sentence:
                 i = j
                 continue
             i += 1
+        if action == "leave" and keep_on:
+            return [Clause(None, verb_tok.text, self.t[start].start, self.t[i - 1].end, fact=True)]
         if action == "leave":
             negated = True
         if action == "touch" and not negated:
@@ -418,6 +537,19 @@ class _Sentence:
         if when == "later":
             return [Clause(**{**_fields(clause), "order": "sequence"})] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
         return [clause]
+
+    def _new_statement(self, i: int, end: int) -> bool:
+        """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is")?"""
+        for k in range(i + 1, min(end, i + 6)):
+            verb = self.t[k]
+            if verb.kind != "word":
+                return False
+            finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
+                verb.low != verb.verb and verb.low.endswith("s") and verb.low in _verb_forms(verb.verb, "VBZ")
+            if finite:
+                np, j = self._noun_phrase(i, k)
+                return np is not None and j == k
+        return False
 
     def _infinitive(self, i: int, end: int) -> bool:
         """"to free up the table", "to make room": a verb of purpose after "to" (no article, no known place or label)."""
@@ -481,6 +613,8 @@ class _Sentence:
 
     def _order(self, lead: list[str], index: int) -> str | None:
         joined = " ".join(lead)
+        if any(p in f" {joined} " for p in (f" {q} " for q in self.v.en_sequence if " " in q)):
+            return "sequence"  # "and after that", "followed by": this comes next, whatever single words it contains
         if any(w in self.v.en_after for w in lead) and "then" not in lead:
             return "after" if index > 0 else "sequence"
         if any(w in self.v.en_before for w in lead):
@@ -532,8 +666,11 @@ class _Sentence:
             if tokens and (low in _CONJUNCTIONS or low in _PARTICLES or self._preposition(i, end) is not None
                            or self._phrase(i, end, _EXCEPT) or low in ("the", "an") and not all(x.low in _QUANTIFIERS or x.low in _DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
-            if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS):
+            if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS
+                               or low in _MODALS or low in _COURTESY):  # "..., thanks": courtesy, no object
                 return None, start
+            if tokens and (low in _MODALS or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
+                break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
             if low == "of":
                 if tokens and all(x.low in _QUANTIFIERS for x in tokens):
                     tokens.append(tok)  # "both of the boxes"
@@ -631,9 +768,10 @@ class _Sentence:
         head = np.head
         color = material = size = None
         for tok in np.modifiers + ([head] if head is not None else []):
-            color = color or v.en_colors.get(tok.low)
-            material = material or (v.en_materials.get(tok.low) if tok is not head else None)
-            size = size or v.en_sizes.get(tok.low)
+            for word in tok.parts:  # "red-cap vial": the colour is the vial's
+                color = color or v.en_colors.get(word)
+                material = material or (v.en_materials.get(word) if tok is not head else None)
+                size = size or v.en_sizes.get(word)
         if head is None:
             return ObjectRef(np.text, None, color, material, size, np.ordinal, np.count, generic=True)
         low = head.low
@@ -666,7 +804,7 @@ class _Sentence:
             return PlaceRef(np.text, place_key(kind, named.group(2), None, None), kind, str(int(named.group(2))), None, np.coords)
         side = None
         for tok in np.modifiers + ([head] if head else []):
-            side = side or v.en_sides.get(tok.low)
+            side = side or v.en_sides.get(tok.low) or next((v.en_sides[w] for w in tok.parts if w in v.en_sides), None)
         if head is not None:
             two = " ".join(t.noun for t in np.modifiers[-1:] + [head])
             kind = v.en_places.get(two) or v.en_places.get(head.noun) or v.en_places.get(head.low)
@@ -681,9 +819,27 @@ class _Sentence:
         """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
         (a declarative of where things belong) is a transfer, anything else is context."""
         t = self.t[start:end]
+        if t and t[0].low in ("it's", "they're", "its"):
+            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
+            k = start + 1
+            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
+                k += 1
+            prep = self._preposition(k, end)
+            place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
+            if place is not None:
+                return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
+                              (("location", self._place(place)),), fact=True)
         be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
                    or tok.low in ("'s", "is", "are")), None)
         if be is not None and be > 0:
+            order = None
+            while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
+                                                                        "will", ",") or self.t[start].low in self.v.en_sequence
+                                                  or self.t[start].low == "after" and self.t[start + 1].low == "that" or
+                                                  self.t[start].low == "that" and start > 0 and self.t[start - 1].low == "after"):
+                if self.t[start].low in self.v.en_sequence or self.t[start].low == "that":
+                    order = "sequence"  # "After that, the box goes ...": this comes next
+                start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             np, _ = self._noun_phrase(start, start + be)
             k = start + be + 1
             while k < end and self.t[k].low in ("all", "both", "each", "should", "must", "now", "also", "too", "already", "still", "currently", "usually"):
@@ -696,7 +852,14 @@ class _Sentence:
                     objects = tuple(o for o in subject if isinstance(o, ObjectRef))
                     where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
                     if t[be].verb in ("go", "belong"):
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + (("goal", self._place(place)),))
+                        # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
+                        routes, k2 = [], k
+                        while k2 < end and (p := self._preposition(k2, end)) is not None:
+                            np2, k2 = self._noun_phrase(k2 + p[1], end)
+                            if np2 is None:
+                                break
+                            routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
+                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order)
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
                     return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
@@ -721,8 +884,8 @@ class _Sentence:
         while i < end and not self._phrase(i, end, _EXCEPT) and (self._is_filler(t[i]) or t[i].low in _COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
-        if i >= end or any(tok.verb in _BE or tok.low in ("'s", "is", "are") for tok in t[i:]):
-            return None
+        if i >= end or any(tok.verb in _BE or tok.verb in ("go", "belong") or tok.low in ("'s", "is", "are") for tok in t[i:]):
+            return None  # a statement ("the bolt goes to bin 1"), read as one
         n_except = self._phrase(i, end, _EXCEPT)
         if n_except:
             objects = [self._object(np) for np in self._coordinated(i + n_except, end) if not self._names_place(np)]
@@ -860,6 +1023,14 @@ def _verb_forms(lemma: str, tag: str) -> frozenset[str]:
     from lemminflect import getInflection
 
     return frozenset(w.lower() for w in getInflection(lemma, tag=tag))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_adjective(word: str) -> bool:
+    """Can this word be an adjective (lemminflect)? Then it may describe the noun after it rather than act on it."""
+    from lemminflect import getAllLemmas
+
+    return "ADJ" in getAllLemmas(word)
 
 
 @functools.lru_cache(maxsize=4096)

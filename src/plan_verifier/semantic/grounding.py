@@ -103,9 +103,25 @@ def ground(instruction: Instruction, activity: Activity) -> Grounding:
     excluded_works = tuple(_excluded_works(instruction, activity))
     done = {id(w) for _, w, c in works if w is not None and c.outcome == MATCH}
     asked = {t.action for t in instruction.tasks if t.action in WORK}
+    fetched = {t.obj.noun for t in instruction.tasks if t.action == "attach" and t.obj is not None and t.obj.noun}
     extra_works = tuple(w for w in activity.works if w.action in WORK and id(w) not in done and w.spot.position is not None
-                        and (asked or instruction.tasks) and not any(w.action == a and _unplaced(instruction, a) for a in asked))
+                        and (asked or instruction.tasks) and not any(w.action == a and _unplaced(instruction, a) for a in asked)
+                        and not (w.action not in asked and _held(w, activity) in fetched))
     return Grounding(instruction, activity, pairs, extra, excluded, visits, works, excluded_works, extra_works)
+
+
+def _held(work: Work, activity: Activity) -> str | None:
+    """The tool (object class) attached when this routine runs: a routine done with a tool the instruction fetches
+    ("fetch the screwdriver and drive the screws ...") is what the tool was fetched for."""
+    held = None
+    for w in activity.works:
+        if w.step.index >= work.step.index:
+            break
+        if w.action == "attach":
+            held = w.tool_object
+        elif w.action == "detach":
+            held = None
+    return held
 
 
 def _unplaced(instruction: Instruction, action: str) -> bool:
@@ -266,8 +282,9 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     if not evidence:
         return Comparison(UNKNOWN, detail="names nothing")
     same = [n for n in evidence if same_object(want, n.obj) or n.obj.generic and not want.generic]
-    if want.material is not None and same and not any(n.obj.material == want.material for n in same):
-        clashing = [n for n in same if n.obj.material and n.obj.material != want.material]
+    fit = vocabulary().materials_fit
+    if want.material is not None and same and not any(n.obj.material is not None and fit(n.obj.material, want.material) for n in same):
+        clashing = [n for n in same if n.obj.material and not fit(n.obj.material, want.material)]
         if clashing:
             best = _best(clashing)
             return Comparison(MISMATCH, best, "another material", _strength(best))
@@ -301,6 +318,7 @@ def _best(named: list[Named]) -> Named:
 
 
 def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], asked: Sequence[ObjectRef]) -> Iterable[Excluded]:
+    excluded = [x for x in excluded if _told_apart(x, asked)]
     for t in transfers:
         for x in excluded:
             if _everything_else(x):
@@ -312,6 +330,18 @@ def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], aske
             if hit is not None:
                 yield Excluded(x, t, hit)
                 break
+
+
+def _told_apart(x: ObjectRef, asked: Sequence[ObjectRef]) -> bool:
+    """"깨진 컵 말고 멀쩡한 요거트 컵만", "not the damaged blister pack, the good one": an excluded thing of the class the
+    instruction also asks to move, told apart only by words the stage does not read (broken, damaged), cannot be told
+    from the one asked for in the program's names either, so it is not judged."""
+    for a in asked:
+        if a.noun is None or x.noun is None or not same_object(x, a):
+            continue
+        if all(getattr(x, attr) is None or getattr(x, attr) == getattr(a, attr) for attr in ("color", "material", "size", "ordinal")):
+            return False
+    return True
 
 
 def _everything_else(x: ObjectRef) -> bool:
@@ -326,6 +356,8 @@ def _is_excluded(x: ObjectRef, got: ObjectRef) -> bool:
     """Positive evidence only: "not the blue cube" is hit by a transfer named blue cube, not by one named cube."""
     if x.color is not None and got.color != x.color:
         return False
+    if x.material is not None and (got.material is None or not vocabulary().materials_fit(x.material, got.material)):
+        return False  # "강철 블랭크는 놔두고": an aluminium blank is not the one to leave
     if x.generic or x.noun is None:
         return x.color is not None
     return same_object(x, got)
@@ -396,7 +428,8 @@ def _same_thing(a: ObjectRef, b: ObjectRef) -> bool:
 
 
 def _attributes_fit(want: ObjectRef, got: ObjectRef) -> bool:
-    return all(w is None or g is None or w == g for w, g in ((want.color, got.color), (want.size, got.size), (want.material, got.material)))
+    return all(w is None or g is None or w == g for w, g in ((want.color, got.color), (want.size, got.size))) and \
+        vocabulary().materials_fit(want.material, got.material)
 
 
 def same_place(want: PlaceRef, got: PlaceRef) -> bool:

@@ -100,6 +100,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         if clause.fact:
             for obj in clause.objects:
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
+                if obj.pronoun and last_object is not None:
+                    obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
                     last_object = obj
@@ -260,8 +262,13 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
         elif destination is None and location is not None:
             destination = location
         origin = source
+        places = [p for _, p in clause.places]
         if origin is None and goal is not None and location is not None and location is not destination:
-            origin = location  # "move the cube on the table to bin 3": the table is where it is
+            if places.index(location) < places.index(goal):
+                origin = location  # "move the cube on the table to bin 3": the table is where it is
+            elif goal.obj is not None:
+                # "put it onto the housing on the right-hand jig": the thing underneath is at that place, so the put-down is
+                destination = location
         return Task(action, obj=obj, source=origin, destination=destination, **common)
     return None
 

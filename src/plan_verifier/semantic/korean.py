@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from plan_verifier.semantic.english import place_key
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Morph, canon, korean_morphs
+from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
+from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
@@ -34,6 +35,9 @@ _ORDER_NOUNS = {"다음": "sequence", "후": "sequence", "뒤": "sequence", "이
 _SELF = frozenset({"로봇", "팔", "로봇팔", "robot", "arm", "그리퍼", "집게"})
 #: Nouns that order clauses when they stand alone before 에/으로: "그 다음에", "마지막으로", "끝으로".
 _ORDER_PHRASES = frozenset({"마지막", "처음", "다음", "그다음", "이후", "후", "끝", "나중", "그후", "그뒤", "뒤"})
+#: Verbs that do what their object names when that object is an action noun ("가접 좀 부탁드려요", "가접만 해 주세요",
+#: "inspect는 하지 마"): the action is the noun's.
+_LIGHT_STEMS = frozenset({"하", "부탁", "요청", "진행", "실시", "수행"})
 _NEGATING_MAG = frozenset({"안", "못", "절대"})
 #: Connective endings that order their clause before the next ("-다가", "-고서"); plain "-고" (and) does not.
 _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
@@ -68,6 +72,8 @@ class _Clause:
     subjects: list[ObjectRef] = field(default_factory=list)
     topics: list[ObjectRef] = field(default_factory=list)  # 은/는: the object of this clause, or of the sentence's last one
     coordinated: list[_Phrase] = field(default_factory=list)
+    #: The last object written without a particle, and where it ends: a relative clause's verb may govern it.
+    bare: tuple[ObjectRef, int] | None = None
     order: str | None = None
     negated: bool = False
 
@@ -90,6 +96,7 @@ class _Reader:
         self.pending_topics: list[ObjectRef] = []
         #: Gapped parts of the clause being read: "X는 A에, Y는 B에 넣어" — each part shares the verb at the end.
         self.segments: list[tuple[_Clause, int]] = []
+        self.items = 0  # list markers seen ("1)", "2)"): each item after the first comes after the one before
 
     def read(self) -> list[Clause]:
         m, n = self.m, len(self.m)
@@ -102,6 +109,11 @@ class _Reader:
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
+            if mo.form == ":" and not (self.cur.places or self.cur.topics or self.cur.excluded) and not self.segments and \
+                    any(x.tag in ("JKO", "SB") or self._list_marker(k) for k, x in enumerate(m[i + 1:], start=i + 1)):
+                self.cur = _Clause()  # "작업 지시: 1) ...", "작업 내용: 큐브를 ...": a heading, when what follows names its own object
+                i += 1
+                continue
             if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and (
                     m[i + 1].tag in _NOMINAL or m[i + 1].tag == "MM" or m[i + 1].tag == "MAG" and m[i + 1].form in self.v.ko_sequence):
                 # "플라스틱 부품은 2번 빈에, 그다음 금속 부품은 1번 빈에 넣어": the part before the comma is a task of its own
@@ -109,8 +121,23 @@ class _Reader:
                 self.cur = _Clause()
                 i += 1
                 continue
+            if self._list_marker(i):
+                self._flush(None, "", mo.start)
+                self.items += 1
+                if self.items > 1:
+                    self.next_order = "sequence"  # "1) A 2) B": a numbered list is done in its order
+                i += 1 if mo.tag == "SB" else 2
+                continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
+                continue
+            if mo.tag == "SL" and self._english_verb(i) is not None:
+                i = self._predicate(i)  # "pick해서", "tack weld 하고": an English verb made Korean with 하다
+                continue
+            final = self._english_final_verb(i) if mo.tag == "SL" else None
+            if final is not None:
+                self._flush(final[0], self.text[mo.start:m[final[1] - 1].end], m[final[1] - 1].end)
+                i = final[1]
                 continue
             manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
             if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
@@ -140,6 +167,41 @@ class _Reader:
         return self.out
 
     # ------------------------------------------------------------------ pieces
+    def _list_marker(self, i: int) -> bool:
+        """"1)", "2)" opening an item of a numbered list (Kiwi tags a leading one SB), not "(1)" or a label."""
+        m = self.m
+        if m[i].tag == "SB":
+            return True
+        return m[i].tag == "SN" and i + 1 < len(m) and m[i + 1].form == ")" and m[i + 1].start == m[i].end and \
+            (i == 0 or m[i - 1].tag != "SSO") and not any(x.tag == "SSO" and x.form == "(" for x in m[max(0, i - 1):i])
+
+    def _english_verb(self, i: int) -> tuple[str, int] | None:
+        """An English action verb (one or more Latin words from `i`) followed by 하다: the action and the index of 하."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag == "SL":
+            k += 1
+        if k == i or k >= n or m[k].form != "하" or m[k].tag not in ("XSV", "VV"):
+            return None
+        words = [x.form.lower() for x in m[i:k]]
+        phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
+        action = self.v.en_actions.get(phrase) or self.v.en_actions.get(" ".join(words))
+        return (action, k) if action is not None else None
+
+    def _english_final_verb(self, i: int) -> tuple[str, int] | None:
+        """"fixture에 place, 그 다음 ... screw down": Korean puts the verb last, so an English action verb (one or two Latin
+        words from `i`) that ends a clause, before a comma, a full stop or the end, is the clause's verb without 하다."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag == "SL" and k - i < 2:
+            k += 1
+        if k == i or not (k == n or m[k].tag in ("SP", "SF", "SE")) or i > 0 and m[i - 1].tag == "SL" and m[i - 1].end == m[i].start - 1:
+            return None
+        words = [x.form.lower() for x in m[i:k]]
+        phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
+        action = self.v.en_actions.get(phrase)
+        return (action, k) if action is not None and (self.cur.objects or self.cur.places or self.cur.topics) else None
+
     def _is_predicate(self, i: int) -> bool:
         mo = self.m[i]
         if mo.tag == "VV" and mo.form not in self.v.ko_manner:
@@ -150,6 +212,8 @@ class _Reader:
                 self.m[i + 1].tag in ("XSV", "XSA") or self.m[i + 1].form == "하" and self.m[i + 1].tag == "VV"
                 or self.m[i + 1].form == "하고" and mo.form in self.v.ko_actions):
             return True  # 이동/NNG 하/XSV; "반납하고", which Kiwi may read as 반납 + 하고/JC
+        if mo.tag == "NNG" and mo.form in _LIGHT_STEMS and i + 1 < len(self.m) and self.m[i + 1].form in ("드리", "하"):
+            return True  # "부탁드려요", "요청합니다"
         if mo.tag == "NNG" and mo.form in self.v.ko_noun_verbs and (i + 1 == len(self.m) or self.m[i + 1].tag in ("SF", "SP", "SE")):
             return True  # "B 위치로 이동.": an action noun that ends the clause is its verb (notes and comments)
         return False
@@ -179,6 +243,8 @@ class _Reader:
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
             if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
                 break
+            if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
+                break  # "seam 1 tack weld 하고", "fixture에 place": the place ends where the verb starts
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
             if m[j].tag == "SSO":
@@ -228,7 +294,8 @@ class _Reader:
             if m[j].tag == "JC" or particle in ("와", "과", "하고", "랑", "이랑", "및"):
                 self.cur.coordinated.append(phrase)
                 return k
-            if k < n and m[k].form in ("빼", "제외") and (k + 1 < n and m[k + 1].form in ("고", "하")):
+            if k < n and m[k].form in ("빼", "제외") and (k + 1 < n and m[k + 1].form in ("고", "하")) and m[j].tag != "JKB":
+                # "초록 블록을 빼고" excludes it; "완성품 팔레트로 빼고" (after a place particle) takes something out to there
                 self.cur.excluded.append(self._object(phrase))
                 return k + 2
             head, rest = self._split_object(phrase) if m[j].tag == "JKB" else (None, phrase)
@@ -241,6 +308,8 @@ class _Reader:
             return j + 1
         # no particle: an object the speaker left the particle off ("사과 옮겨줘")
         self._assign(phrase, None)
+        if self.cur.objects:
+            self.cur.bare = (self.cur.objects[-1], phrase.morphs[-1].end)
         return j
 
     def _split_object(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
@@ -253,9 +322,42 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
-                if named and not self._is_place(before) and self._is_place(after):
+                if named and not self._is_place(_head(before)) and self._is_place(after) and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _stands_alone(self, before: _Phrase, after: _Phrase) -> bool:
+        """Nouns written before a place noun modify it ("키트 트레이", "왼쪽 지그", "부품 트레이": a kind of tray), unless the
+        clause still lacks its object and the two parts are two noun phrases: the first an object with an attribute of
+        its own ("파란 큐브", "플라스틱부품", "빨간 거") or the place a complete name by itself ("2번 빈", "A")."""
+        if self.cur.objects or self.cur.topics:
+            return False
+        obj = self._object(_head(before))
+        attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
+            any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
+        known = obj.noun is not None and obj.noun in self.v.object_classes
+        if not (known or obj.generic and attributed):
+            return False
+        first = after.morphs[0]
+        labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
+        # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
+        # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
+        fetched = bool(self.out) and self.out[-1].action == "pick" and not self.out[-1].negated
+        return attributed or labelled or not fetched and not self._object_follows(after.morphs[-1]) and \
+            self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _next_predicate(self, last: Morph) -> str | None:
+        return next((x.form for x in self.m[self.m.index(last) + 1:] if x.tag in ("VV", "VA", "VX")), None)
+
+    def _object_follows(self, last: Morph) -> bool:
+        """Does an object with 을/를 follow in this clause ("플레이트 네스트에 있는 마이크로플레이트를 ...")? Then the nouns
+        before the place particle name the place."""
+        for x in self.m[self.m.index(last) + 1:]:
+            if x.tag == "JKO":
+                return True
+            if x.tag in ("EC", "EF", "SF") and x.form not in ("어", "아"):
+                return False
+        return False
 
     def _assign(self, phrase: _Phrase, particle: Morph | None) -> None:
         phrases = self.cur.coordinated + [phrase]
@@ -280,6 +382,10 @@ class _Reader:
             self.cur.subjects.extend(self._object(p) for p in phrases)
             return
         role = self.v.ko_particles.get(particle.form)
+        if particle.tag == "JKG":
+            # "A 랙의 샘플 튜브": the place the thing belongs to is where it is taken from
+            self.cur.places.extend(("source", self._place(p)) for p in phrases if self._is_place(p))
+            return
         if role is None:
             return
         for p in phrases:
@@ -296,7 +402,10 @@ class _Reader:
         stem = mo.form
         j = i + 1
         adjectival = False
-        if mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
+        english = self._english_verb(i) if mo.tag == "SL" else None
+        if english is not None:
+            stem, j = self.text[mo.start:m[english[1] - 1].end], english[1] + 1
+        elif mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
             self._flush(self.v.ko_actions.get(stem), stem, mo.end)  # "B 위치로 이동"
             return i + 1
         if mo.tag in ("NNG", "NNP"):
@@ -307,13 +416,15 @@ class _Reader:
                 action = self.v.ko_actions.get(stem)
                 self._flush(action, stem, m[i + 1].end)
                 return j
-        action = None if adjectival else self.v.ko_actions.get(stem)
+        action = english[0] if english is not None else None if adjectival else self.v.ko_actions.get(stem)
+        if action is None and stem in _LIGHT_STEMS:
+            action = self._action_noun()
         if stem in ("가지", "갖") and j + 1 < n and m[j].form in ("어다", "다", "아다", "어") and m[j + 1].form in ("주", "놓", "두", "오", "가"):
             action = "place" if m[j + 1].form in ("놓", "두") else "transfer"  # 가져다 주다, 갖다 놓다, 가져오다
             j += 2
         negated = False
         order = None
-        past = False
+        past = state = False
         end = m[j - 1].end
         while j < n:
             x = m[j]
@@ -325,6 +436,7 @@ class _Reader:
                 aux = m[j + 1].form
                 if aux == "있":
                     action = None  # "물이 들어 있으니까": a state
+                    state = True
                 elif aux in _AUX_PLACE and stem in _PLACE_STEMS:
                     action = "place"
                 elif aux in ("오", "가") and stem in ("가지", "갖"):
@@ -358,6 +470,8 @@ class _Reader:
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
                 if stem in ("있", "놓이", "담기", "두", "놓"):
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
+                else:
+                    self._relative_arguments(mo.start)
                 return j + 1
             if x.tag == "EC" and x.form in ("게", "도록", "려고", "러", "으려고", "으러"):
                 # "검사하게 ... 가져다 주세요", "작업자가 검사할 수 있게": the purpose, not a task of the robot; its subject and
@@ -380,6 +494,12 @@ class _Reader:
                     order = order or "sequence"  # "A에 갔다가 B로", "집고서": the next clause comes after this one
                 break
             break
+        if action is None and mo.tag == "VV" and not (negated or self.cur.negated or state) and stem not in _LEAVE_STEMS | {"있", "되", "하"} \
+                and any(role in ("goal", "location") for role, _ in self.cur.places) and \
+                not (self.cur.objects or self.cur.topics) and self.out and self.out[-1].action == "pick" and not self.out[-1].negated \
+                and not any(role == "goal" for role, _ in self.out[-1].places):
+            # "블랭크를 집어서 CNC 바이스에 물려 주세요": after a pick, a verb the vocabulary lacks with only a place completes it
+            action = "place"
         if stem in _LEAVE_STEMS and (self.cur.negated or not any(role in ("goal", "location") for role, _ in self.cur.places)):
             action = None  # "그대로 두고", "가만히 둬", "파란 큐브는 놔두고": leave it where it is
             self.cur.negated = True
@@ -394,10 +514,37 @@ class _Reader:
         self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
         return j
 
+    def _action_noun(self) -> str | None:
+        """The action a light verb's object names ("가접", "inspect"), taken out of the objects; None when it names none."""
+        for group in (self.cur.objects, self.cur.topics):
+            if group and group[-1].noun is None or not group:
+                continue
+            rest, _, word = group[-1].text.strip().rpartition(" ")
+            action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(word.lower()))
+            if action is not None:
+                group.pop()
+                if rest:  # "3번 위치 용접 좀 부탁드립니다": where to do it, written before the action noun
+                    where = _Phrase(list(korean_morphs(rest)), rest)
+                    if self._is_place(where):
+                        self.cur.places.append(("location", self._place(where)))
+                return action
+        return None
+
+    def _relative_arguments(self, verb_start: int) -> None:
+        """"검사 끝난 PCB", "불량이 난 부품": the subject of a relative clause (with 이/가, or bare right before its verb)
+        says which thing is meant; it is no object of the clause's own verb."""
+        self.cur.subjects = []
+        bare = self.cur.bare
+        if bare is not None and self.cur.objects and self.cur.objects[-1] is bare[0] and not self.text[bare[1]:verb_start].strip():
+            self.cur.objects.pop()
+        self.cur.bare = None
+
     def _fact(self, end: int) -> None:
         cur = self.cur
         objects = cur.subjects + cur.topics + cur.objects
         loc = [(r, p) for r, p in cur.places if r in ("location", "source")]
+        if loc and not objects and not self.segments:
+            objects = [ObjectRef("", None, pronoun=True)]  # "지금 뚜껑 스테이션에 있어요": it (the thing just named) is there
         if objects and loc:
             self.out.append(Clause(None, "", cur.start or 0, end, tuple(objects), tuple(loc), fact=True))
         else:
@@ -442,7 +589,10 @@ class _Reader:
             topics = cur.topics + self.pending_topics
             self.pending_topics = []
         subjects = cur.subjects if action is not None and not (cur.objects or topics) else []  # "작업자가 ... 큐브를 넣어": no object
-        objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in topics + cur.objects + subjects
+        named = topics + cur.objects + subjects
+        if action in ("place", "transfer", "insert") and cur.places and named and all(o.count == 0 and o.noun for o in named):
+            action = "detach"  # "그리퍼는 다시 거치대에 갖다 두고요": the robot's own tool put back on its stand
+        objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in named
                    if o.count != 0 or action in ("attach", "detach") and o.noun]
         # "카메라로": an instrument for work and tools, a container to put things in otherwise ("상자로 옮겨")
         places = [(("goal" if action not in WORK and action not in ("attach", "detach") else None) if role == "instrument" else role, p)
@@ -478,7 +628,8 @@ class _Reader:
 
     def _is_place(self, phrase: _Phrase) -> bool:
         words = [w for w, _ in self._words(phrase)]
-        return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) for w in words) \
+        return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
+                                                       for w in words) \
             or any(m.tag == "SN" for m in phrase.morphs)
 
     def _object(self, phrase: _Phrase) -> ObjectRef:
@@ -508,8 +659,8 @@ class _Reader:
             else:
                 words.append((word, parts))
         for word, parts in words:
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns:
-                continue
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
+                continue  # "사과 한 상자": a count; but "팔레트 위 상자" is a box
             if word in v.ko_colors:
                 color = color or v.ko_colors[word]
                 continue
@@ -530,6 +681,8 @@ class _Reader:
         cls = v.ko_objects.get(head) or v.en_objects.get(head.lower())
         if cls is None and len(nouns) > 1:
             cls = v.ko_objects.get("".join(nouns[-2:]))
+        if cls is None and head not in v.ko_places:
+            cls = borrowed(head, v)[0] or borrowed(head, v)[1]  # "바이알": a vial, written as it sounds
         if cls is None and v.ko_places.get(head) not in (None, "position", "operator", "home"):
             cls = v.ko_places[head]  # "트레이는 움직이지 마": a place noun handled as a thing is named as the program names it
         if cls is None:
@@ -562,10 +715,10 @@ class _Reader:
             side = side or v.ko_sides.get(word)
             nouns.append(word)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
-        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) for w in nouns]
+        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
         if kind is None and nouns:
-            obj = v.ko_objects.get(nouns[-1])
+            obj = v.ko_objects.get(nouns[-1]) or borrowed(nouns[-1], v)[0]
             kind = f"container:{obj or nouns[-1]}" if not side else "position"
         label = labels[-1] if labels else number
         coords = _COORDS.search(phrase.text)
@@ -573,6 +726,21 @@ class _Reader:
         thing = self._object(phrase) if kind and kind.startswith("container:") else None
         return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
                         canon(label) if label else None, side, values, thing)
+
+
+def _counted(morphs: list[Morph], counter: Morph) -> bool:
+    """Does a number stand right before this counter noun ("한 상자", "2 박스")?"""
+    k = morphs.index(counter)
+    return k > 0 and morphs[k - 1].tag in ("SN", "NR", "MM")
+
+
+def _head(phrase: _Phrase) -> _Phrase:
+    """The part of a noun phrase after its last relational noun ("팔레트 위 상자": 상자, the box that is on the pallet)."""
+    cut = max((k for k, m in enumerate(phrase.morphs) if m.form in _RELATIONAL and 0 < k < len(phrase.morphs) - 1), default=None)
+    if cut is None:
+        return phrase
+    rest = phrase.morphs[cut + 1:]
+    return _Phrase(rest, phrase.text[rest[0].start - phrase.morphs[0].start:])
 
 
 def _ordinal(morphs: list[Morph], k: int, v: Vocabulary) -> int | None:

@@ -26,8 +26,9 @@ from typing import Any
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _NUMBER = r"-?\d+(?:\.\d+)?"
-#: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'`, `-` inside), numbers, punctuation.
-_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
+#: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'` inside; a hyphenated compound
+#: such as "left-hand" or "out-of-tolerance" is one word), numbers, punctuation.
+_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
 _COORDS = re.compile(_NUMBER)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[\uac00-\ud7a3]+")
 
@@ -50,6 +51,11 @@ class Token:
     kind: str  # word | number | coords | punct
     verb: str
     noun: str
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The words of a hyphenated compound ("red-cap": red, cap), each of which may carry a colour or a side."""
+        return tuple(self.low.split("-")) if "-" in self.low else (self.low,)
 
     @property
     def coords(self) -> tuple[float, ...] | None:
@@ -89,7 +95,13 @@ def english_tokens(text: str) -> tuple[Token, ...]:
             low = low.lstrip("#")
         else:
             kind = "punct"
-        if kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
+        if kind == "word" and "-" in low:
+            # A compound modifies or names, or is a verb as a whole ("tack-weld": tack weld), never by its last word
+            # alone ("left-hand jig" is no "hand ... over").
+            head, _, last = low.rpartition("-")
+            verb = head.replace("-", " ") + " " + (verb_lemma(last) if last.isalpha() else last)
+            noun = low.rpartition("-")[0] + "-" + (noun_lemma(low.rpartition("-")[2]) if low[-1].isalpha() else low.rpartition("-")[2])
+        elif kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
             verb, noun = verb_lemma(low), noun_lemma(low)
         else:
             verb = noun = low
@@ -137,7 +149,39 @@ def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
         tokens = kiwi.tokenize(text)
-    return tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens)
+    return _unglue(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text)
+
+
+#: Particles Kiwi may leave attached to a loanword it does not know, with the tag they have on their own.
+_GLUED = (("에서", "JKB"), ("으로", "JKB"), ("에", "JKB"), ("로", "JKB"), ("만", "JX"), ("는", "JX"), ("은", "JX"), ("도", "JX"),
+          ("를", "JKO"), ("을", "JKO"))
+
+
+def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
+    """Kiwi analyses an unknown loanword by its context, so one text may have "바이스/NNP 에/JKB" in one place and
+    "바이스에/NNG" in another: a noun that is another noun of the same text plus a particle is split the same way, and
+    a syllable taken apart into endings ("A 랙 말고": 이/VCP 래/EC ᆨ/Z_CODA) that is a noun elsewhere is that noun."""
+    nouns = {m.form for m in morphs if m.tag in ("NNG", "NNP")}
+    rejoined: list[Morph] = []
+    for m in morphs:
+        surface = text[m.start:m.end] if text else m.form
+        if m.tag not in ("NNG", "NNP") and surface != m.form and surface in nouns:
+            while rejoined and rejoined[-1].start >= m.start and rejoined[-1].tag not in ("NNG", "NNP", "SL", "SN"):
+                rejoined.pop()  # the zero-width pieces Kiwi put before it
+            if not (rejoined and (rejoined[-1].start, rejoined[-1].end) == (m.start, m.end)):
+                rejoined.append(Morph(surface, "NNP", m.start, m.end))
+            continue
+        rejoined.append(m)
+    out: list[Morph] = []
+    for m in rejoined:
+        glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
+                      and len(m.form) > len(p) + 1), None)
+        if glued is None or len(m.form) != m.end - m.start:
+            out.append(m)
+            continue
+        cut = m.end - len(glued[0])
+        out += [Morph(m.form[:-len(glued[0])], m.tag, m.start, cut), Morph(glued[0], glued[1], cut, m.end)]
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=8192)

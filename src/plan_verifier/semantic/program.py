@@ -437,8 +437,14 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             places.append(PlaceRef(raw, raw.lower(), None, raw.lower()))
             i += 1
             continue
+        if low in ("joint", "j") and i and words[i - 1].lower() == "home":
+            i += 1  # `Home_Joint`: the home pose in joint space, not a weld joint
+            continue
         lemma = noun_lemma(low) if low.isalpha() else low
         kind = v.en_places.get(lemma) or v.en_places.get(low)
+        if kind is None and lemma not in v.en_objects and lemma not in v.en_generic and lemma not in v.structural:
+            lemma = _abbreviated_place(low) or lemma  # `p_pcb_stn2_place`: station 2
+            kind = v.en_places.get(lemma)
         if low in v.en_colors and not (low in v.en_objects and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
             color = v.en_colors[low]  # `Red_Cube`; but `Orange_Pick` names the fruit
             i += 1
@@ -453,6 +459,13 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             places.append(PlaceRef(raw, low, "position", None, low))
             i += 1
             continue
+        after = noun_lemma(nxt.lower()) if nxt.isalpha() else ""
+        if low in v.en_sides and v.en_places.get(after):
+            # `Pcb_RightJig_Grasp`, `left_tray`: the place with its side, as "the right-hand jig" names it
+            kind, side = v.en_places[after], v.en_sides[low]
+            places.append(PlaceRef(f"{raw} {nxt}", place_key(kind, None, side, after), kind, None, side))
+            i += 2
+            continue
         if low == "home":
             places.append(PlaceRef(raw, "home", "home"))
             i += 1
@@ -466,6 +479,9 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
         cls = v.en_objects.get(lemma) or v.en_objects.get(low)
         if cls in _ROBOT_PARTS:
             i += 1
+            continue
+        if cls is not None and color and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else ""):
+            i += 1  # `RedCapVial`: a noun before another object noun modifies it; the colour is the vial's (a red-cap vial)
             continue
         if lemma in v.en_generic and (material or size or color):
             objects.append((ObjectRef(raw, None, color, material, size, generic=True), True))  # `Metal_Part_Pick`
@@ -483,9 +499,59 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
     return tuple(objects), tuple(places)
 
 
+@functools.lru_cache(maxsize=4096)
+def _abbreviated_place(word: str) -> str | None:
+    """The one place noun of the vocabulary `word` abbreviates by dropping letters ("stn": station), if only one fits:
+    same first letter, the rest in order, at least three letters and not a word of its own."""
+    if not (word.isalpha() and 3 <= len(word) <= 5) or _is_word(word):
+        return None
+    v = vocabulary()
+    fits = {v.en_places[p] for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)}
+    names = [p for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)]
+    return names[0] if len(fits) == 1 and names else None
+
+
+def _in_order(short: str, long_: str) -> bool:
+    it = iter(long_)
+    return all(c in it for c in short)
+
+
+def _is_word(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
+
+
+#: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
+
+
 @functools.lru_cache(maxsize=8192)
 def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    """Objects and places a comment or log message names, with each place's role in the sentence."""
+    """Objects and places a comment or log message names, with each place's role in the sentence.
+
+    A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
+    from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
+    for the grasp and station 4 for the release, never both for either."""
+    parts = _ARROW.split(text)
+    if len(parts) == 2 and all(p.strip() for p in parts):
+        head, _, origin = parts[0].rpartition(":")
+        o_head, _ = _text_evidence(head) if head.strip() else ((), ())
+        o_from, p_from = _route_end(origin)
+        o_to, p_to = _route_end(parts[1])
+        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
+    return _text_evidence(text)
+
+
+def _route_end(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
+    """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통")."""
+    objects, places = _text_evidence(text)
+    if not places and has_hangul(text):
+        objects, places = _text_evidence(text.strip() + "에")
+    return objects, places
+
+
+def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     if has_hangul(text):
         from plan_verifier.semantic.korean import read_clauses
     else:

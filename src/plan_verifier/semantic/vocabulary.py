@@ -35,6 +35,7 @@ class Vocabulary:
     ko_colors: Mapping[str, str]
     en_materials: Mapping[str, str]
     ko_materials: Mapping[str, str]
+    material_kinds: Mapping[str, frozenset[str]]  # a material and the ones that are kinds of it (metal: steel, ...)
     en_sizes: Mapping[str, str]
     ko_sizes: Mapping[str, str]
     ordinals: Mapping[str, int]
@@ -58,6 +59,15 @@ class Vocabulary:
     ko_noun_verbs: frozenset[str]  # Korean action nouns (이동, 용접): with 하다 a verb, alone at a clause's end too
     object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
+
+    def materials_fit(self, a: str | None, b: str | None) -> bool:
+        """Could one thing be described by both materials? (the same, one unsaid, or one a kind of the other)"""
+        return a is None or b is None or a == b or b in self.material_kinds.get(a, ()) or a in self.material_kinds.get(b, ())
+
+    @functools.cached_property
+    def english_nouns(self) -> tuple[str, ...]:
+        """Every English object and place noun, sorted: what a Korean loanword may be read as (`loanwords.py`)."""
+        return tuple(sorted(frozenset(self.en_objects) | frozenset(self.en_places)))
     place_classes: frozenset[str]
 
 
@@ -97,6 +107,7 @@ def vocabulary() -> Vocabulary:
         ko_colors=_by_language(data["colors"], "ko"),
         en_materials=_by_language(data["materials"], "en"),
         ko_materials=_by_language(data["materials"], "ko"),
+        material_kinds={str(k): frozenset(str(x) for x in v) for k, v in data["material_kinds"].items()},
         en_sizes=_by_language(data["sizes"], "en"),
         ko_sizes=_by_language(data["sizes"], "ko"),
         ordinals={str(k).lower(): int(v) for k, v in data["ordinals"].items()},

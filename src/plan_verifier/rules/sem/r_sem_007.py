@@ -3,6 +3,7 @@ from __future__ import annotations
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.grounding import MATCH, compare_object
+from plan_verifier.semantic.language import similar
 
 
 @register
@@ -72,6 +73,12 @@ class RSem007(SemanticRule):
                 yield self.judged(f"Unrequested task: the plan also moves the {n.obj.describe()} ({quote(n)}), which the instruction "
                                   f"({said(text)}) does not ask for", 0.9 if n.source != "comment" else 0.8, step=n.step, span=n.span,
                                   suggestion=f"Remove the transfer of the {n.obj.describe()}", found=n.quote, kind="extra_task")
+            elif named and _all_tasks_done(g) and not _regrasp(t, g) and not any(_resembles(a, n.obj) for a in asked for n in named):
+                n = named[0]
+                judged = True
+                yield self.judged(f"Unrequested task: the plan also moves what it calls '{n.obj.text}' ({quote(n)}), which is none of "
+                                  f"the objects the instruction ({said(text)}) asks for", 0.75, step=n.step, span=n.span,
+                                  suggestion=f"Remove the transfer at step {t.grasp.step.index}", found=n.quote, kind="extra_task")
             else:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
         for w in g.extra_works:
@@ -81,6 +88,38 @@ class RSem007(SemanticRule):
                               found=w.routine, kind="extra_task")
         if unverified and not judged:
             yield self.abstain(unverified)
+
+
+def _all_tasks_done(g) -> bool:
+    """Every task of a fully read instruction is carried out by a transfer the program names as the task's object or
+    places: a further transfer of something else named can then only be one nobody asked for."""
+    return bool(g.pairs) and not g.instruction.unread and all(
+        p.transfer is not None and (p.object.outcome == MATCH or p.source.outcome == MATCH and p.destination.outcome == MATCH)
+        for p in g.pairs)
+
+
+def _regrasp(t, g) -> bool:
+    """The grasp is where a task's transfer released its object (within 30 mm): that object taken up again, whatever
+    the program calls the pose."""
+    here = t.grasp.xyz
+    return here is not None and any(
+        p.transfer is not None and p.transfer.release is not None and p.transfer.release.xyz is not None and
+        sum((a - b) ** 2 for a, b in zip(here, p.transfer.release.xyz)) <= 30.0 ** 2 for p in g.pairs)
+
+
+def _resembles(a, b) -> bool:
+    """The program's word could be the instruction's noun abbreviated or spelt otherwise ("dboard" for daughterboard)."""
+    if a.noun is None or b.noun is None:
+        return True
+    x, y = a.noun.lower(), b.noun.lower()
+    return x in y or y in x or similar(x, y) >= 60 or _initials(x, y)
+
+
+def _initials(x: str, y: str) -> bool:
+    """`dboard` for daughterboard: the short name's letters appear in order in the long one."""
+    short, long_ = sorted((x, y), key=len)
+    it = iter(long_)
+    return len(short) >= 3 and all(c in it for c in short)
 
 
 def _named_again(a, b) -> bool:
