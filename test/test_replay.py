@@ -84,7 +84,7 @@ def test_approvals_verified_from_the_robots_joints_replay_from_those_joints(tmp_
     approved steps (their verified joint targets) hash the same."""
     bag = TrafficBag(tmp_path / "joints", tmp_path)
     try:
-        names = [j.name for j in bag.service.robot.joints]
+        names = list(bag.service.joint_names)  # what the robot's driver publishes (the spec's ros_name)
         bag.service.observe_joint_state(names, [math.radians(v) for v in (175, -95, 95, -90, -90, 5)], stamp_ns=bag.tick())
         bag.topic_request(example("pick_and_place.tdl"), correlation_id="joints-topic")
         bag.service_request(example("pick_and_place.tdl"), correlation_id="joints-service")
