@@ -331,6 +331,24 @@ def test_segment_distance():
     assert segment_distance(p([0, 0, 0.0]), p([10, 0, 0.0]), p([5, -5, 3.0]), p([5, 5, 3.0])) == pytest.approx(3)
     assert segment_distance(p([0, 0, 0.0]), p([0, 0, 0.0]), p([3, 4, 0.0]), p([3, 4, 0.0])) == pytest.approx(5)
     assert segment_distance(p([0, 0, 0.0]), p([10, 0, 0.0]), p([12, 0, 0.0]), p([20, 0, 0.0])) == pytest.approx(2)
+    # a point (a sphere body) against a segment, in either order: the distance to the segment, not to its end
+    assert segment_distance(p([0, 0, 0.0]), p([10, 0, 0.0]), p([5, 3, 0.0]), p([5, 3, 0.0])) == pytest.approx(3)
+    assert segment_distance(p([5, 3, 0.0]), p([5, 3, 0.0]), p([0, 0, 0.0]), p([10, 0, 0.0])) == pytest.approx(3)
+
+
+def test_segment_distance_matches_dense_sampling():
+    rng = np.random.default_rng(3)
+    ends = rng.normal(size=(300, 4, 3)) * 100
+    ends[:50, 3] = ends[:50, 2]  # points second
+    ends[50:100, 1] = ends[50:100, 0]  # points first
+    got = segment_distance(ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3])
+    s = np.linspace(0.0, 1.0, 301)[None, :, None]
+    on_a = ends[:, None, 0] + s * (ends[:, 1] - ends[:, 0])[:, None]
+    on_b = ends[:, None, 2] + s * (ends[:, 3] - ends[:, 2])[:, None]
+    sampled = np.linalg.norm(on_a[:, :, None] - on_b[:, None], axis=3).min(axis=(1, 2))
+    assert np.all(got <= sampled + 1e-9)
+    step = (np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1) + np.linalg.norm(ends[:, 3] - ends[:, 2], axis=1)) / 300
+    assert np.all(got >= sampled - step)  # the true closest points are within one sampling step of two samples
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from plan_verifier.collision.bounds import segment_closest
 from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
 from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.kinematics.arm import Arm
@@ -99,24 +100,17 @@ def tool_body(tool: ToolShape) -> Body:
 
 
 def segment_distance(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: np.ndarray) -> np.ndarray:
-    """Distance between segments p1-q1 and p2-q2, broadcast over leading axes (..., 3) -> (...)."""
-    d1, d2, r = q1 - p1, q2 - p2, p1 - p2
-    a = np.einsum("...i,...i->...", d1, d1)
-    e = np.einsum("...i,...i->...", d2, d2)
-    f = np.einsum("...i,...i->...", d2, r)
-    c = np.einsum("...i,...i->...", d1, r)
-    b = np.einsum("...i,...i->...", d1, d2)
-    denom = a * e - b * b
-    safe_a = np.where(a > 1e-12, a, 1.0)
-    safe_e = np.where(e > 1e-12, e, 1.0)
-    s = np.where(denom > 1e-9 * np.maximum(a * e, 1e-12), np.clip((b * f - c * e) / np.where(denom > 0, denom, 1.0), 0.0, 1.0), 0.0)
-    s = np.where(a > 1e-12, s, 0.0)
-    t = np.where(e > 1e-12, (b * s + f) / safe_e, 0.0)
-    s = np.where(t < 0.0, np.where(a > 1e-12, np.clip(-c / safe_a, 0.0, 1.0), 0.0), s)
-    s = np.where(t > 1.0, np.where(a > 1e-12, np.clip((b - c) / safe_a, 0.0, 1.0), 0.0), s)
-    t = np.clip(t, 0.0, 1.0)
-    gap = (p1 + d1 * s[..., None]) - (p2 + d2 * t[..., None])
-    return np.linalg.norm(gap, axis=-1)
+    """Distance between segments p1-q1 and p2-q2, broadcast over leading axes (..., 3) -> (...).
+
+    The collision engine's closest-point solver (`bounds.segment_closest`), so the pair
+    selection here and the sweep measure alike; it is exact where a segment is a point
+    (a sphere body), which a plain clamped solution gets wrong when the point comes second.
+    """
+    p1, q1, p2, q2 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (p1, q1, p2, q2)))
+    shape = p1.shape[:-1]
+    flat = [np.moveaxis(x, -1, 0).reshape(3, -1).copy() for x in (p1, q1, p2, q2)]
+    on_1, on_2 = segment_closest(*flat)
+    return np.linalg.norm(on_1 - on_2, axis=0).reshape(shape)
 
 
 class BodySet:

@@ -19,8 +19,8 @@ class RCol003(ExecutionRule):
 
     **Unsafe**::
 
-        // UR10e: folding the wrist back into the upper arm
-        SPAWN MoveJoint(PosJ(180, -90, 160, 90, -90, 0), 60, 60, 0, 0) WITH WAIT;
+        // UR10e: folding the elbow until the tool runs into the upper arm
+        SPAWN MoveJoint(PosJ(180, -90, 150, -60, -90, 0), 60, 60, 0, 0) WITH WAIT;
 
     **Safe**::
 
