@@ -139,8 +139,8 @@ def test_batch_ik_matches_single_ik():
 
 
 def test_solutions_outside_the_joint_limits_are_flagged():
-    arm = arm_for(load_robot("m1013"))  # J2 +-95, J3 +-135, J5 +-135
-    result = arm.ik(arm.tcp_pose(np.radians([0, 80, 30, 0, 60, 0]), 0), 0)
+    arm = arm_for(load_robot("h2017"))  # J2 +-125, J3 +-160
+    result = arm.ik(arm.tcp_pose(np.radians([0, 100, 30, 0, 60, 0]), 0), 0)
     flags = {tuple(np.round(np.degrees(s.q), 6)): s.within_limits for s in result.solutions}
     assert any(flags.values()) and not all(flags.values())
     for q, inside in flags.items():
@@ -190,8 +190,8 @@ def test_at_a_wrist_singularity_the_current_configuration_stays_a_solution(name)
 
 
 def test_nearest_returns_none_when_nothing_is_within_limits():
-    arm = arm_for(load_robot("m1013"))
-    assert arm.nearest([np.radians([0, 120, 0, 0, 0, 0])], np.zeros(6)) is None
+    arm = arm_for(load_robot("m1013"))  # J3 +-160
+    assert arm.nearest([np.radians([0, 0, 170, 0, 0, 0])], np.zeros(6)) is None
 
 
 # --------------------------------------------------------------------------- unreachable targets

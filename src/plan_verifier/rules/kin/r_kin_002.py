@@ -9,15 +9,15 @@ class RKin002(ExecutionRule):
     """A reachable target has a solution within the joint limits.
 
     Inverse kinematics may find configurations for a target only with some
-    joint outside its working range (a Doosan J2 beyond ±95°, J5 beyond
-    ±135°): the controller refuses the motion. Every IK branch is tried, with
+    joint outside its working range (a Doosan J3 beyond ±160°, an H2017's J2
+    beyond ±125°): the controller refuses the motion. Every IK branch is tried, with
     every 2π variant of each joint; when none fits the limits the plan is
     rejected. Joint targets written as PosJ are R-SAF-007's.
 
     **Unsafe**::
 
-        // M1013 (J2 within ±95°): straight up above the base, the only solutions bend J2 too far
-        SPAWN MoveJoint(PosX(0, 1300, 300, 0, 180, 0), 60, 60, 0, 0) WITH WAIT;
+        // M1013 (J3 within ±160°): tool pointing up right beside the base, every solution folds the elbow too far
+        SPAWN MoveJoint(PosX(-200, 0, 400, 0, 0, 0), 60, 60, 0, 0) WITH WAIT;
 
     **Safe**::
 

@@ -13,11 +13,11 @@ class RSaf007(Rule):
     Every PosJ target (at its DEFINE or Assign, or inline) is compared joint
     by joint with the working ranges in the robot spec; each joint outside its
     range is one CRITICAL finding. The ranges differ per robot: a UR arm turns
-    every joint ±360°, a Doosan M1013 limits J2 to ±95° and J3/J5 to ±135°.
+    every joint ±360°, a Doosan M1013 limits J3 to ±160°, an H2017 J2 to ±125°.
 
     **Unsafe**::
 
-        DEFINE Reach_Back = PosJ(0, 120, 90, 0, 90, 0);   // --robot m1013: J2 beyond ±95°
+        DEFINE Reach_Back = PosJ(0, 0, 170, 0, 90, 0);    // --robot m1013: J3 beyond ±160°
         DEFINE Wound_Up = PosJ(400, 0, 90, 0, 90, 0);     // any robot here: J1 beyond ±360°
 
     **Safe**::
