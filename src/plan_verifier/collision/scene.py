@@ -98,7 +98,7 @@ class Distances:
     bodies: tuple[str, ...]
     targets: tuple[str, ...]
     pairs: tuple[tuple[str, str], ...]
-    cutoff_mm: float
+    cutoff_mm: float  # the lowest cut-off applied: every value below it is exact
     clearance_mm: float
     world_mm: np.ndarray
     world_target: np.ndarray
@@ -163,19 +163,26 @@ class Scene:
         return (FLOOR, *(o.name for o in self.obstacles))
 
     def distances(self, bodies: Sequence[Body], frames: np.ndarray | Sequence[np.ndarray],
-                  self_pairs: Sequence[tuple[int | str, int | str]] = (), cutoff_mm: float = math.inf) -> Distances:
+                  self_pairs: Sequence[tuple[int | str, int | str]] = (), cutoff_mm: float | np.ndarray = math.inf,
+                  self_cutoff_mm: np.ndarray | None = None) -> Distances:
         """Signed distances of `bodies` placed by `frames` ((B, N, 4, 4), or B arrays of (N, 4, 4)).
 
         `self_pairs` names the body pairs to check against each other (by index
         or name). Distances at or above `cutoff_mm` (raised to the clearance
         if lower) may be returned as lower bounds; below it they are exact.
+        The cut-off is one number, or one per body and instant (B, N) — the
+        sweep's, which needs exact values only where a sample's own segments
+        could not be proven clear by a bound — with `self_cutoff_mm` (P, N)
+        then the pairs' (default: the cut-off, when it is one number).
         """
-        cutoff = max(float(cutoff_mm), self.clearance_mm)
         frames = _frames(frames, len(bodies))
         pairs = _pairs(bodies, self_pairs)
+        n_bodies, n = frames.shape[:2]
+        cutoff = np.maximum(np.broadcast_to(np.asarray(cutoff_mm, dtype=float), (n_bodies, n)), self.clearance_mm)
+        own_cutoff = cutoff_mm if self_cutoff_mm is None else self_cutoff_mm
+        own_cutoff = np.maximum(np.broadcast_to(np.asarray(own_cutoff, dtype=float), (len(pairs), n)), self.clearance_mm)
         table = bounds.ShapeTable.of([b.shape for b in bodies])
         checks_floor = np.array([b.check_floor for b in bodies], dtype=bool)
-        n_bodies, n = frames.shape[:2]
         world = (np.empty((n_bodies, n)), np.empty((n_bodies, n), dtype=int), np.empty((n_bodies, n), dtype=bool),
                  np.empty((n_bodies, n, 2, 3)))
         own = (np.empty((len(pairs), n)), np.empty((len(pairs), n), dtype=bool), np.empty((len(pairs), n, 2, 3)))
@@ -187,20 +194,20 @@ class Scene:
             placed = frames[:, part]
             t = bounds.rows(placed)
             cores = bounds.cores(table, t)
-            for out, value in zip(world, self._world(bodies, checks_floor, placed, t, table, cores, cutoff)):
+            for out, value in zip(world, self._world(bodies, checks_floor, placed, t, table, cores, cutoff[:, part])):
                 out[:, part] = value
-            for out, value in zip(own, _self(bodies, placed, table, cores, pairs, cutoff)):
+            for out, value in zip(own, _self(bodies, placed, table, cores, pairs, own_cutoff[:, part])):
                 out[:, part] = value
         return Distances(
             bodies=tuple(b.name for b in bodies), targets=self.targets,
             pairs=tuple((bodies[i].name, bodies[j].name) for i, j in pairs),
-            cutoff_mm=cutoff, clearance_mm=self.clearance_mm,
+            cutoff_mm=float(cutoff.min()) if cutoff.size else max(float(np.min(cutoff_mm, initial=math.inf)), self.clearance_mm), clearance_mm=self.clearance_mm,
             world_mm=world[0], world_target=world[1], world_exact=world[2], world_points=world[3],
             self_mm=own[0], self_exact=own[1], self_points=own[2],
         )
 
     def _world(self, bodies: Sequence[Body], checks_floor: np.ndarray, frames: np.ndarray, t: np.ndarray,
-               table: bounds.ShapeTable, cores: bounds.Cores, cutoff: float):
+               table: bounds.ShapeTable, cores: bounds.Cores, cutoff: np.ndarray):
         n_bodies, n = frames.shape[:2]
         n_obstacles = len(self.obstacles)
         values = np.empty((1 + n_obstacles, n_bodies, n))
@@ -242,7 +249,7 @@ class Scene:
 
 
 def _self(bodies: Sequence[Body], frames: np.ndarray, table: bounds.ShapeTable, cores: bounds.Cores,
-          pairs: list[tuple[int, int]], cutoff: float):
+          pairs: list[tuple[int, int]], cutoff: np.ndarray):
     n = frames.shape[1]
     if not pairs:
         return np.zeros((0, n)), np.zeros((0, n), bool), np.zeros((0, n, 2, 3))
@@ -264,7 +271,7 @@ def _self(bodies: Sequence[Body], frames: np.ndarray, table: bounds.ShapeTable, 
     for p in np.flatnonzero(~pair_exact):
         i, j = pairs[p]
         points[p] = np.nan
-        instants = np.flatnonzero(values[p] < cutoff)
+        instants = np.flatnonzero(values[p] < cutoff[p])
         if instants.size:
             values[p, instants], exact[p, instants], points[p, instants] = _narrow(
                 bodies[i].shape, frames[i, instants], bodies[j].shape, frames[j, instants])

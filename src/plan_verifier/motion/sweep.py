@@ -80,15 +80,13 @@ def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.nd
     pairs = list(bodies.pairs)
     opened = [_Open(np.asarray(s, dtype=float), np.asarray(q, dtype=float), at) for s, q, at in paths]
     new = [(m, np.arange(len(m.s))) for m in opened]
-    cutoff = scene.clearance_mm
     for _ in range(MAX_ROUNDS + 1):
-        _evaluate(scene, bodies, shapes, pairs, new, cutoff)
+        _evaluate(scene, bodies, shapes, pairs, new)
         splits = [(m, _unproven(m, bodies, pairs, scene.clearance_mm)) for m in opened]
         splits = [(m, k) for m, k in splits if len(k)]
         if not splits:
             break
         new = [_split(m, k) for m, k in splits]
-        cutoff = scene.clearance_mm + _largest_step(bodies, splits)
     else:
         for m, _ in splits:
             m.proven = False
@@ -96,13 +94,15 @@ def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.nd
 
 
 def _evaluate(scene: Scene, bodies: BodySet, shapes: list[Body], pairs: list[tuple[int, int]],
-              new: list[tuple[_Open, np.ndarray]], cutoff: float) -> None:
+              new: list[tuple[_Open, np.ndarray]]) -> None:
     """Distances at the new samples of every motion, in one query."""
     q = np.concatenate([m.q[idx] for m, idx in new]) if new else np.zeros((0, 6))
     if not len(q):
         return
     frames = np.swapaxes(bodies.poses(q), 0, 1)  # (B, N, 4, 4)
-    found: Distances = scene.distances(shapes, frames, pairs, cutoff_mm=cutoff)
+    cutoff = np.concatenate([_cutoff(m, idx, bodies.motion_bound) for m, idx in new], axis=1) + scene.clearance_mm
+    own_cutoff = np.concatenate([_cutoff(m, idx, bodies.pair_bound) for m, idx in new], axis=1) + scene.clearance_mm
+    found: Distances = scene.distances(shapes, frames, pairs, cutoff_mm=cutoff, self_cutoff_mm=own_cutoff)
     first = 0
     for m, idx in new:
         part = slice(first, first + len(idx))
@@ -156,10 +156,18 @@ def _split(m: _Open, segments: np.ndarray) -> tuple[_Open, np.ndarray]:
     return m, added
 
 
-def _largest_step(bodies: BodySet, splits: list[tuple[_Open, np.ndarray]]) -> float:
-    """The largest body travel over the new half-segments: distances below clearance + this must be exact."""
-    largest = 0.0
-    for m, _ in splits:
-        if len(m.s) > 1:
-            largest = max(largest, float(np.max(bodies.motion_bound(m.q[:-1], m.q[1:]))))
-    return largest
+def _cutoff(m: _Open, idx: np.ndarray, bound: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """(rows, len(idx)): how far beyond the clearance each new sample's distance must be exact.
+
+    A sample's distance decides only its own two segments; a lower bound at least the
+    clearance plus the travel over the longer of them decides them as well as the exact value
+    would, so only below that is the exact value worth its cost. Samples of the first round
+    have no neighbours evaluated yet: exact below the clearance only. Local, so that a
+    motion's samples never depend on the other motions swept with it.
+    """
+    if m.world is None or len(m.s) < 2:
+        return np.zeros((bound(m.q[:1], m.q[:1]).shape[-1], len(idx)))
+    step = bound(m.q[:-1], m.q[1:])  # (N-1, rows)
+    left = step[np.maximum(idx - 1, 0)]
+    right = step[np.minimum(idx, len(step) - 1)]
+    return np.maximum(left, right).T
