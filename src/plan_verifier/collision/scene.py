@@ -134,6 +134,8 @@ class Scene:
     clearance_mm: float = DEFAULT_CLEARANCE_MM
     obstacles: tuple[Obstacle, ...] = ()
     _boxes: bounds.BoxSet = field(init=False, repr=False)
+    #: The scene as a value (floor, clearance, obstacles with their shapes and placements): equal keys, equal distances.
+    key: tuple = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.floor_z_mm) and math.isfinite(self.clearance_mm) and self.clearance_mm >= 0):
@@ -147,6 +149,8 @@ class Scene:
         centres = np.array([o.transform[:3, 3] for o in self.obstacles]).reshape(-1, 3)
         halves = np.array([_half_extents(o.shape) for o in self.obstacles]).reshape(-1, 3)
         object.__setattr__(self, "_boxes", bounds.BoxSet.of(rotations, centres, halves))
+        object.__setattr__(self, "key", (float(self.floor_z_mm), float(self.clearance_mm),
+                                         tuple((o.name, o.shape, o.transform.tobytes()) for o in self.obstacles)))
 
     @classmethod
     def from_cell(cls, cell: CellGeometry, *, default_floor_z_mm: float, default_clearance_mm: float = DEFAULT_CLEARANCE_MM) -> "Scene":

@@ -23,13 +23,20 @@ obstacle 10 mm thick, can fall between two samples.
 
 All motions of a plan that carry the same tool are evaluated together, one
 batched distance query per refinement round, which is what keeps a 100-command
-program within a few milliseconds.
+program within a few milliseconds. Each motion's result depends on nothing but
+the scene, the bodies and the motion itself (the exact-distance cut-offs are
+per sample, `_cutoff`), so a motion swept once is remembered (`SweepCache`, by
+value: the scene's floor, clearance and obstacles, the body set, the motion's
+samples and path) and a replayed or retried plan's identical motions cost
+nothing the second time.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -40,6 +47,8 @@ from plan_verifier.kinematics.bodies import BodySet
 RESOLUTION_MM = 1.0
 #: Refinement rounds (each halves every unproven segment); 2**24 is far beyond what any motion needs.
 MAX_ROUNDS = 24
+#: Swept motions remembered per process, by the bytes of their arrays (a motion: 10-300 kB).
+CACHE_BYTES = 64 * 2**20
 
 #: Evaluates a motion's path at fractions s (M,), near configurations (M, 6): configurations and whether they exist.
 PathAt = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -74,8 +83,28 @@ class _Open:
         self.proven = True
 
 
-def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]]) -> list[SweptPath]:
-    """Sweep motions with one tool: (s (N,), q (N, 6), evaluator) each, samples sorted by s."""
+def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]],
+          keys: Sequence[Hashable | None] | None = None) -> list[SweptPath]:
+    """Sweep motions with one tool: (s (N,), q (N, 6), evaluator) each, samples sorted by s.
+
+    `keys` (one per path) say what an evaluator computes — equal keys, equal paths between
+    the samples — so that a motion already swept with the same samples, bodies and scene is
+    taken from the cache; None: not cached. Cached results are read-only.
+    """
+    keys = [None] * len(paths) if keys is None else list(keys)
+    full = [None if key is None else (scene.key, bodies, key, _bytes(s), _bytes(q)) for (s, q, _), key in zip(paths, keys)]
+    out: list[SweptPath | None] = [None if key is None else CACHE.get(key) for key in full]
+    todo = [i for i, found in enumerate(out) if found is None]
+    for i, result in zip(todo, _sweep(scene, bodies, [paths[i] for i in todo])):
+        out[i] = result
+        if full[i] is not None:
+            CACHE.put(full[i], result)
+    return out  # type: ignore[return-value]
+
+
+def _sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]]) -> list[SweptPath]:
+    if not paths:
+        return []
     shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
     pairs = list(bodies.pairs)
     opened = [_Open(np.asarray(s, dtype=float), np.asarray(q, dtype=float), at) for s, q, at in paths]
@@ -171,3 +200,47 @@ def _cutoff(m: _Open, idx: np.ndarray, bound: Callable[[np.ndarray, np.ndarray],
     left = step[np.maximum(idx - 1, 0)]
     right = step[np.minimum(idx, len(step) - 1)]
     return np.maximum(left, right).T
+
+
+def _bytes(values: np.ndarray) -> bytes:
+    return np.ascontiguousarray(values, dtype=float).tobytes()
+
+
+class SweepCache:
+    """Swept motions by key, least recently used dropped beyond `limit` bytes; safe across threads."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[Hashable, tuple[SweptPath, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> SweptPath | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, result: SweptPath) -> None:
+        arrays = (result.s, result.q, result.world, result.world_target, result.world_points, result.own, result.own_points)
+        for array in arrays:
+            array.setflags(write=False)
+        size = sum(a.nbytes for a in arrays) + len(key[3]) + len(key[4])
+        with self._lock:
+            if key in self._items or size > self.limit:
+                return
+            self._items[key] = (result, size)
+            self._size += size
+            while self._size > self.limit:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+CACHE = SweepCache(CACHE_BYTES)
