@@ -249,6 +249,10 @@ class Arm:
         near = None if q_near is None else np.ascontiguousarray(q_near, dtype=float).tobytes()
         return self._numeric_cached(np.ascontiguousarray(flange, dtype=float).tobytes(), near)
 
+    def clear_cache(self) -> None:
+        """Forget the remembered numerical solves (what a benchmark of the first encounter needs)."""
+        self._numeric_cached.cache_clear()
+
     def _numeric_solve(self, flange: bytes, q_near: bytes | None) -> NumericResult:
         result = solve_numeric(self.chain, np.frombuffer(flange).reshape(4, 4),
                                self._seeds(None if q_near is None else np.frombuffer(q_near)))
