@@ -202,10 +202,11 @@ class Scene:
                 out[:, part] = value
             for out, value in zip(own, _self(bodies, placed, table, cores, pairs, own_cutoff[:, part])):
                 out[:, part] = value
+        lowest = float(cutoff.min()) if cutoff.size else max(float(np.min(cutoff_mm, initial=math.inf)), self.clearance_mm)
         return Distances(
             bodies=tuple(b.name for b in bodies), targets=self.targets,
             pairs=tuple((bodies[i].name, bodies[j].name) for i, j in pairs),
-            cutoff_mm=float(cutoff.min()) if cutoff.size else max(float(np.min(cutoff_mm, initial=math.inf)), self.clearance_mm), clearance_mm=self.clearance_mm,
+            cutoff_mm=lowest, clearance_mm=self.clearance_mm,
             world_mm=world[0], world_target=world[1], world_exact=world[2], world_points=world[3],
             self_mm=own[0], self_exact=own[1], self_points=own[2],
         )

@@ -254,6 +254,7 @@ class Arm:
         self._numeric_cached.cache_clear()
 
     def _numeric_solve(self, flange: bytes, q_near: bytes | None) -> NumericResult:
+        """`_numeric`'s solve, from the bytes its cache is keyed by."""
         result = solve_numeric(self.chain, np.frombuffer(flange).reshape(4, 4),
                                self._seeds(None if q_near is None else np.frombuffer(q_near)))
         result.solutions.setflags(write=False)

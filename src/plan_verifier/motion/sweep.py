@@ -103,6 +103,7 @@ def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.nd
 
 
 def _sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]]) -> list[SweptPath]:
+    """The refinement itself, all motions batched round by round."""
     if not paths:
         return []
     shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
