@@ -98,7 +98,7 @@ class Distances:
     bodies: tuple[str, ...]
     targets: tuple[str, ...]
     pairs: tuple[tuple[str, str], ...]
-    cutoff_mm: float
+    cutoff_mm: float  # the lowest cut-off applied: every value below it is exact
     clearance_mm: float
     world_mm: np.ndarray
     world_target: np.ndarray
@@ -134,6 +134,8 @@ class Scene:
     clearance_mm: float = DEFAULT_CLEARANCE_MM
     obstacles: tuple[Obstacle, ...] = ()
     _boxes: bounds.BoxSet = field(init=False, repr=False)
+    #: The scene as a value (floor, clearance, obstacles with their shapes and placements): equal keys, equal distances.
+    key: tuple = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.floor_z_mm) and math.isfinite(self.clearance_mm) and self.clearance_mm >= 0):
@@ -147,6 +149,8 @@ class Scene:
         centres = np.array([o.transform[:3, 3] for o in self.obstacles]).reshape(-1, 3)
         halves = np.array([_half_extents(o.shape) for o in self.obstacles]).reshape(-1, 3)
         object.__setattr__(self, "_boxes", bounds.BoxSet.of(rotations, centres, halves))
+        object.__setattr__(self, "key", (float(self.floor_z_mm), float(self.clearance_mm),
+                                         tuple((o.name, o.shape, o.transform.tobytes()) for o in self.obstacles)))
 
     @classmethod
     def from_cell(cls, cell: CellGeometry, *, default_floor_z_mm: float, default_clearance_mm: float = DEFAULT_CLEARANCE_MM) -> "Scene":
@@ -163,19 +167,26 @@ class Scene:
         return (FLOOR, *(o.name for o in self.obstacles))
 
     def distances(self, bodies: Sequence[Body], frames: np.ndarray | Sequence[np.ndarray],
-                  self_pairs: Sequence[tuple[int | str, int | str]] = (), cutoff_mm: float = math.inf) -> Distances:
+                  self_pairs: Sequence[tuple[int | str, int | str]] = (), cutoff_mm: float | np.ndarray = math.inf,
+                  self_cutoff_mm: np.ndarray | None = None) -> Distances:
         """Signed distances of `bodies` placed by `frames` ((B, N, 4, 4), or B arrays of (N, 4, 4)).
 
         `self_pairs` names the body pairs to check against each other (by index
         or name). Distances at or above `cutoff_mm` (raised to the clearance
         if lower) may be returned as lower bounds; below it they are exact.
+        The cut-off is one number, or one per body and instant (B, N) — the
+        sweep's, which needs exact values only where a sample's own segments
+        could not be proven clear by a bound — with `self_cutoff_mm` (P, N)
+        then the pairs' (default: the cut-off, when it is one number).
         """
-        cutoff = max(float(cutoff_mm), self.clearance_mm)
         frames = _frames(frames, len(bodies))
         pairs = _pairs(bodies, self_pairs)
+        n_bodies, n = frames.shape[:2]
+        cutoff = np.maximum(np.broadcast_to(np.asarray(cutoff_mm, dtype=float), (n_bodies, n)), self.clearance_mm)
+        own_cutoff = cutoff_mm if self_cutoff_mm is None else self_cutoff_mm
+        own_cutoff = np.maximum(np.broadcast_to(np.asarray(own_cutoff, dtype=float), (len(pairs), n)), self.clearance_mm)
         table = bounds.ShapeTable.of([b.shape for b in bodies])
         checks_floor = np.array([b.check_floor for b in bodies], dtype=bool)
-        n_bodies, n = frames.shape[:2]
         world = (np.empty((n_bodies, n)), np.empty((n_bodies, n), dtype=int), np.empty((n_bodies, n), dtype=bool),
                  np.empty((n_bodies, n, 2, 3)))
         own = (np.empty((len(pairs), n)), np.empty((len(pairs), n), dtype=bool), np.empty((len(pairs), n, 2, 3)))
@@ -187,20 +198,21 @@ class Scene:
             placed = frames[:, part]
             t = bounds.rows(placed)
             cores = bounds.cores(table, t)
-            for out, value in zip(world, self._world(bodies, checks_floor, placed, t, table, cores, cutoff)):
+            for out, value in zip(world, self._world(bodies, checks_floor, placed, t, table, cores, cutoff[:, part])):
                 out[:, part] = value
-            for out, value in zip(own, _self(bodies, placed, table, cores, pairs, cutoff)):
+            for out, value in zip(own, _self(bodies, placed, table, cores, pairs, own_cutoff[:, part])):
                 out[:, part] = value
+        lowest = float(cutoff.min()) if cutoff.size else max(float(np.min(cutoff_mm, initial=math.inf)), self.clearance_mm)
         return Distances(
             bodies=tuple(b.name for b in bodies), targets=self.targets,
             pairs=tuple((bodies[i].name, bodies[j].name) for i, j in pairs),
-            cutoff_mm=cutoff, clearance_mm=self.clearance_mm,
+            cutoff_mm=lowest, clearance_mm=self.clearance_mm,
             world_mm=world[0], world_target=world[1], world_exact=world[2], world_points=world[3],
             self_mm=own[0], self_exact=own[1], self_points=own[2],
         )
 
     def _world(self, bodies: Sequence[Body], checks_floor: np.ndarray, frames: np.ndarray, t: np.ndarray,
-               table: bounds.ShapeTable, cores: bounds.Cores, cutoff: float):
+               table: bounds.ShapeTable, cores: bounds.Cores, cutoff: np.ndarray):
         n_bodies, n = frames.shape[:2]
         n_obstacles = len(self.obstacles)
         values = np.empty((1 + n_obstacles, n_bodies, n))
@@ -242,7 +254,7 @@ class Scene:
 
 
 def _self(bodies: Sequence[Body], frames: np.ndarray, table: bounds.ShapeTable, cores: bounds.Cores,
-          pairs: list[tuple[int, int]], cutoff: float):
+          pairs: list[tuple[int, int]], cutoff: np.ndarray):
     n = frames.shape[1]
     if not pairs:
         return np.zeros((0, n)), np.zeros((0, n), bool), np.zeros((0, n, 2, 3))
@@ -264,7 +276,7 @@ def _self(bodies: Sequence[Body], frames: np.ndarray, table: bounds.ShapeTable, 
     for p in np.flatnonzero(~pair_exact):
         i, j = pairs[p]
         points[p] = np.nan
-        instants = np.flatnonzero(values[p] < cutoff)
+        instants = np.flatnonzero(values[p] < cutoff[p])
         if instants.size:
             values[p, instants], exact[p, instants], points[p, instants] = _narrow(
                 bodies[i].shape, frames[i, instants], bodies[j].shape, frames[j, instants])

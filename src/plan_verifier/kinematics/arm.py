@@ -14,7 +14,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from plan_verifier.kinematics.chain import chain_of
-from plan_verifier.kinematics.ik_numeric import ORIENTATION_WEIGHT_MM, seeds, solve_numeric
+from plan_verifier.kinematics.ik_numeric import ORIENTATION_WEIGHT_MM, NumericResult, seeds, solve_numeric
 from plan_verifier.kinematics.ik_spherical import SphericalWrist, solve_spherical, spherical_wrist
 from plan_verifier.kinematics.ik_ur import UrParameters, solve_ur, ur_parameters
 from plan_verifier.kinematics.rigid import cross, invert, rotation_angle, wrap
@@ -34,6 +34,8 @@ SHOULDER_MM = 50.0
 ELBOW_SIN = 0.05
 WRIST_SIN = 0.05
 SIGMA_MIN = 0.02
+#: Many-seed numerical solves remembered per arm (each a few kB): a plan's targets, many plans over.
+NUMERIC_CACHE = 1024
 
 
 class UnknownToolError(LookupError):
@@ -145,6 +147,7 @@ class Arm:
         self._wrist: SphericalWrist | None = None if self._ur else spherical_wrist(self.chain)
         self.method = "ur_closed_form" if self._ur else "spherical_wrist_closed_form" if self._wrist else "numerical"
         self._tcp = {n: _pose_matrix(t.tcp, spec.orientation_convention) for n, t in spec.tools.items()}
+        self._numeric_cached = functools.lru_cache(maxsize=NUMERIC_CACHE)(self._numeric_solve)
 
     # ------------------------------------------------------------------ poses and tools
 
@@ -191,11 +194,11 @@ class Arm:
             q, ok = self._closed_form(flange[None], q_near)
             found = q[0][ok[0]]
         else:
-            numeric = solve_numeric(self.chain, flange, self._seeds(q_near))
+            numeric = self._numeric(flange, q_near)
             found = numeric.solutions
         if len(found):
             return IkResult(tuple(IkSolution(s, bool(w)) for s, w in zip(found, self.within_limits(found))), self.method)
-        miss = numeric or solve_numeric(self.chain, flange, self._seeds(q_near))
+        miss = numeric or self._numeric(flange, q_near)
         return IkResult((), self.method, miss.position_miss_mm, math.degrees(miss.orientation_miss_rad), miss.closest)
 
     def ik_batch(self, targets: np.ndarray, tool: Tool, *, verify: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -209,7 +212,7 @@ class Arm:
         flange = np.asarray(targets, dtype=float) @ invert(self.tcp(tool))
         if self.method != "numerical":
             return self._closed_form(flange, verify=verify)
-        rows = [solve_numeric(self.chain, f, self._seeds(None)).solutions for f in flange]
+        rows = [self._numeric(f, None).solutions for f in flange]
         width = max([8, *(len(r) for r in rows)])
         q = np.zeros((len(rows), width, 6))
         ok = np.zeros((len(rows), width), dtype=bool)
@@ -235,6 +238,28 @@ class Arm:
         pos = np.linalg.norm(reached[..., :3, 3] - flange[..., :3, 3], axis=-1)
         rot = rotation_angle(np.swapaxes(reached[..., :3, :3], -1, -2) @ flange[..., :3, :3])
         return (pos < _CHECK_POSITION_MM) & (rot < _CHECK_ORIENTATION_RAD)
+
+    def _numeric(self, flange: np.ndarray, q_near: np.ndarray | None) -> NumericResult:
+        """The many-seed numerical solve of a flange target (every branch, or the closest miss), cached.
+
+        It is a pure function of the target and the seed, and the expensive path (10-30 ms: an
+        unreachable target's miss is measured this way even on closed-form arms); replayed,
+        retried and repeated plans ask for the same targets again. The arrays are read-only.
+        """
+        near = None if q_near is None else np.ascontiguousarray(q_near, dtype=float).tobytes()
+        return self._numeric_cached(np.ascontiguousarray(flange, dtype=float).tobytes(), near)
+
+    def clear_cache(self) -> None:
+        """Forget the remembered numerical solves (what a benchmark of the first encounter needs)."""
+        self._numeric_cached.cache_clear()
+
+    def _numeric_solve(self, flange: bytes, q_near: bytes | None) -> NumericResult:
+        """`_numeric`'s solve, from the bytes its cache is keyed by."""
+        result = solve_numeric(self.chain, np.frombuffer(flange).reshape(4, 4),
+                               self._seeds(None if q_near is None else np.frombuffer(q_near)))
+        result.solutions.setflags(write=False)
+        result.closest.setflags(write=False)
+        return result
 
     def _seeds(self, q_near: np.ndarray | None) -> np.ndarray:
         extra = [self.home] + ([np.asarray(q_near, dtype=float)] if q_near is not None else [])

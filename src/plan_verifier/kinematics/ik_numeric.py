@@ -74,20 +74,24 @@ def solve_numeric(chain: Chain, target: np.ndarray, start: np.ndarray) -> Numeri
     damping = np.full(len(q), 10.0)
     for _ in range(MAX_ITERATIONS):
         done = (np.linalg.norm(e_pos, axis=1) < POSITION_TOL_MM) & (np.linalg.norm(e_rot, axis=1) < ORIENTATION_TOL_RAD)
-        if np.all(done | (damping > 1e9)):
+        # Only seeds still searching are iterated: one that solved the target, or whose damping no longer lets
+        # it move (a local minimum, the usual end of an unreachable target's seeds), is left as it is.
+        active = np.flatnonzero(~done & (damping <= 1e9))
+        if not len(active):
             break
-        jac = chain.jacobian(frames, frames[:, 7, :3, 3])
+        jac = chain.jacobian(frames[active], frames[active, 7, :3, 3])
         jac[:, 3:] *= w
-        jjt = jac @ np.swapaxes(jac, 1, 2) + (damping ** 2)[:, None, None] * np.eye(6)
-        step = np.einsum("nji,nj->ni", jac, np.linalg.solve(jjt, err[..., None])[..., 0])
-        trial = q + step
+        jjt = jac @ np.swapaxes(jac, 1, 2) + (damping[active] ** 2)[:, None, None] * np.eye(6)
+        step = np.einsum("nji,nj->ni", jac, np.linalg.solve(jjt, err[active][..., None])[..., 0])
+        trial = q[active] + step
         t_frames, t_pos, t_rot = _errors(chain, trial, target)
         t_err = np.concatenate([t_pos, w * t_rot], axis=1)
         t_cost = np.einsum("ni,ni->n", t_err, t_err)
-        better = (t_cost < cost) & ~done
-        q[better], frames[better], err[better], cost[better] = trial[better], t_frames[better], t_err[better], t_cost[better]
-        e_pos[better], e_rot[better] = t_pos[better], t_rot[better]
-        damping = np.where(better, np.maximum(damping / 3.0, 1e-6), damping * 4.0)
+        improved = t_cost < cost[active]
+        better = active[improved]
+        q[better], frames[better], err[better], cost[better] = trial[improved], t_frames[improved], t_err[improved], t_cost[improved]
+        e_pos[better], e_rot[better] = t_pos[improved], t_rot[improved]
+        damping[active] = np.where(improved, np.maximum(damping[active] / 3.0, 1e-6), damping[active] * 4.0)
     solved = (np.linalg.norm(e_pos, axis=1) < POSITION_TOL_MM) & (np.linalg.norm(e_rot, axis=1) < ORIENTATION_TOL_RAD)
     distinct: list[np.ndarray] = []
     for candidate in wrap(q[solved]):

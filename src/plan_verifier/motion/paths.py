@@ -80,6 +80,8 @@ class CartesianPath:
         self._arc = _arc(p0, via[:3, 3], p1) if via is not None else None
         self.length_mm = self._arc.length if self._arc is not None else float(np.linalg.norm(p1 - p0))
         self.turn_rad = float(np.linalg.norm(self._turn))
+        #: The path as a value (with the arm, it decides every pose and configuration `at` returns).
+        self.key = (tcp.tobytes(), start.tobytes(), end.tobytes(), None if via is None else via.tobytes())
 
     def poses(self, s: np.ndarray) -> np.ndarray:
         """TCP transforms (M, 4, 4) at fractions `s`."""

@@ -376,7 +376,8 @@ class _Run:
         swept: dict[int, tuple[SweptPath, BodySet]] = {}
         for shape, members in groups.items():
             bodies = body_set(self.arm, shape)
-            results = sweep(self.scene, bodies, [(self.planned[i].s, self.planned[i].q, self.planned[i].at) for i in members])
+            results = sweep(self.scene, bodies, [(self.planned[i].s, self.planned[i].q, self.planned[i].at) for i in members],
+                            [_path_key(self.planned[i]) for i in members])
             swept.update((i, (result, bodies)) for i, result in zip(members, results))
         motions: list[SimulatedMotion] = []
         approaches: list[Approach] = []
@@ -437,6 +438,15 @@ class _Run:
                 out.append(Approach(p.ref, bodies.bodies[a].name, bodies.bodies[c].name, "self", float(result.own[n, k]),
                                     float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0))
         return out
+
+
+def _path_key(p: _Planned) -> tuple | None:
+    """What the motion's evaluator computes between samples, as a value (the sweep cache's key; None: not cached)."""
+    if p.cartesian is not None:
+        return ("path", p.cartesian.key)
+    if isinstance(p.at, _JointAt):
+        return ("joint", np.asarray(p.at.q0, dtype=float).tobytes(), np.asarray(p.at.q1, dtype=float).tobytes())
+    return ("static",) if p.at is _static else None
 
 
 def _carried_over(distances: np.ndarray, targets: np.ndarray | None, k: int, first: int) -> bool:

@@ -23,13 +23,20 @@ obstacle 10 mm thick, can fall between two samples.
 
 All motions of a plan that carry the same tool are evaluated together, one
 batched distance query per refinement round, which is what keeps a 100-command
-program within a few milliseconds.
+program within a few milliseconds. Each motion's result depends on nothing but
+the scene, the bodies and the motion itself (the exact-distance cut-offs are
+per sample, `_cutoff`), so a motion swept once is remembered (`SweepCache`, by
+value: the scene's floor, clearance and obstacles, the body set, the motion's
+samples and path) and a replayed or retried plan's identical motions cost
+nothing the second time.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -40,6 +47,8 @@ from plan_verifier.kinematics.bodies import BodySet
 RESOLUTION_MM = 1.0
 #: Refinement rounds (each halves every unproven segment); 2**24 is far beyond what any motion needs.
 MAX_ROUNDS = 24
+#: Swept motions remembered per process, by the bytes of their arrays (a motion: 10-300 kB).
+CACHE_BYTES = 64 * 2**20
 
 #: Evaluates a motion's path at fractions s (M,), near configurations (M, 6): configurations and whether they exist.
 PathAt = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -74,21 +83,40 @@ class _Open:
         self.proven = True
 
 
-def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]]) -> list[SweptPath]:
-    """Sweep motions with one tool: (s (N,), q (N, 6), evaluator) each, samples sorted by s."""
+def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]],
+          keys: Sequence[Hashable | None] | None = None) -> list[SweptPath]:
+    """Sweep motions with one tool: (s (N,), q (N, 6), evaluator) each, samples sorted by s.
+
+    `keys` (one per path) say what an evaluator computes — equal keys, equal paths between
+    the samples — so that a motion already swept with the same samples, bodies and scene is
+    taken from the cache; None: not cached. Cached results are read-only.
+    """
+    keys = [None] * len(paths) if keys is None else list(keys)
+    full = [None if key is None else (scene.key, bodies, key, _bytes(s), _bytes(q)) for (s, q, _), key in zip(paths, keys)]
+    out: list[SweptPath | None] = [None if key is None else CACHE.get(key) for key in full]
+    todo = [i for i, found in enumerate(out) if found is None]
+    for i, result in zip(todo, _sweep(scene, bodies, [paths[i] for i in todo])):
+        out[i] = result
+        if full[i] is not None:
+            CACHE.put(full[i], result)
+    return out  # type: ignore[return-value]
+
+
+def _sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.ndarray, PathAt]]) -> list[SweptPath]:
+    """The refinement itself, all motions batched round by round."""
+    if not paths:
+        return []
     shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
     pairs = list(bodies.pairs)
     opened = [_Open(np.asarray(s, dtype=float), np.asarray(q, dtype=float), at) for s, q, at in paths]
     new = [(m, np.arange(len(m.s))) for m in opened]
-    cutoff = scene.clearance_mm
     for _ in range(MAX_ROUNDS + 1):
-        _evaluate(scene, bodies, shapes, pairs, new, cutoff)
+        _evaluate(scene, bodies, shapes, pairs, new)
         splits = [(m, _unproven(m, bodies, pairs, scene.clearance_mm)) for m in opened]
         splits = [(m, k) for m, k in splits if len(k)]
         if not splits:
             break
         new = [_split(m, k) for m, k in splits]
-        cutoff = scene.clearance_mm + _largest_step(bodies, splits)
     else:
         for m, _ in splits:
             m.proven = False
@@ -96,13 +124,15 @@ def sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.nd
 
 
 def _evaluate(scene: Scene, bodies: BodySet, shapes: list[Body], pairs: list[tuple[int, int]],
-              new: list[tuple[_Open, np.ndarray]], cutoff: float) -> None:
+              new: list[tuple[_Open, np.ndarray]]) -> None:
     """Distances at the new samples of every motion, in one query."""
     q = np.concatenate([m.q[idx] for m, idx in new]) if new else np.zeros((0, 6))
     if not len(q):
         return
     frames = np.swapaxes(bodies.poses(q), 0, 1)  # (B, N, 4, 4)
-    found: Distances = scene.distances(shapes, frames, pairs, cutoff_mm=cutoff)
+    cutoff = np.concatenate([_cutoff(m, idx, bodies.motion_bound) for m, idx in new], axis=1) + scene.clearance_mm
+    own_cutoff = np.concatenate([_cutoff(m, idx, bodies.pair_bound) for m, idx in new], axis=1) + scene.clearance_mm
+    found: Distances = scene.distances(shapes, frames, pairs, cutoff_mm=cutoff, self_cutoff_mm=own_cutoff)
     first = 0
     for m, idx in new:
         part = slice(first, first + len(idx))
@@ -156,10 +186,62 @@ def _split(m: _Open, segments: np.ndarray) -> tuple[_Open, np.ndarray]:
     return m, added
 
 
-def _largest_step(bodies: BodySet, splits: list[tuple[_Open, np.ndarray]]) -> float:
-    """The largest body travel over the new half-segments: distances below clearance + this must be exact."""
-    largest = 0.0
-    for m, _ in splits:
-        if len(m.s) > 1:
-            largest = max(largest, float(np.max(bodies.motion_bound(m.q[:-1], m.q[1:]))))
-    return largest
+def _cutoff(m: _Open, idx: np.ndarray, bound: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """(rows, len(idx)): how far beyond the clearance each new sample's distance must be exact.
+
+    A sample's distance decides only its own two segments; a lower bound at least the
+    clearance plus the travel over the longer of them decides them as well as the exact value
+    would, so only below that is the exact value worth its cost. Samples of the first round
+    have no neighbours evaluated yet: exact below the clearance only. Local, so that a
+    motion's samples never depend on the other motions swept with it.
+    """
+    if m.world is None or len(m.s) < 2:
+        return np.zeros((bound(m.q[:1], m.q[:1]).shape[-1], len(idx)))
+    step = bound(m.q[:-1], m.q[1:])  # (N-1, rows)
+    left = step[np.maximum(idx - 1, 0)]
+    right = step[np.minimum(idx, len(step) - 1)]
+    return np.maximum(left, right).T
+
+
+def _bytes(values: np.ndarray) -> bytes:
+    return np.ascontiguousarray(values, dtype=float).tobytes()
+
+
+class SweepCache:
+    """Swept motions by key, least recently used dropped beyond `limit` bytes; safe across threads."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[Hashable, tuple[SweptPath, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> SweptPath | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, result: SweptPath) -> None:
+        arrays = (result.s, result.q, result.world, result.world_target, result.world_points, result.own, result.own_points)
+        for array in arrays:
+            array.setflags(write=False)
+        size = sum(a.nbytes for a in arrays) + len(key[3]) + len(key[4])
+        with self._lock:
+            if key in self._items or size > self.limit:
+                return
+            self._items[key] = (result, size)
+            self._size += size
+            while self._size > self.limit:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+CACHE = SweepCache(CACHE_BYTES)

@@ -1,0 +1,111 @@
+"""The swept-path check's independence of its batch, its cache, and the numerical solves' cache.
+
+The sweep refines each motion until its segments are proven clear or short; how
+far beyond the clearance a sample's distance must be exact depends on that
+sample's own segments only, so a motion swept with others gives exactly what it
+gives alone — which is what lets a swept motion be remembered and reused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plan_verifier.collision.frames import pose_matrix
+from plan_verifier.collision.scene import Obstacle, Scene
+from plan_verifier.collision.shapes import Box, Cylinder
+from plan_verifier.kinematics.arm import arm_for
+from plan_verifier.kinematics.bodies import body_set
+from plan_verifier.kinematics.ik_numeric import solve_numeric
+from plan_verifier.motion import sweep as sweeping
+from plan_verifier.motion.paths import joint_at, joint_samples
+from plan_verifier.robots.spec import load_robot
+
+FIELDS = ("s", "q", "world", "world_target", "world_points", "own", "own_points")
+
+
+@pytest.fixture(scope="module")
+def arm():
+    return arm_for(load_robot("ur10e"))
+
+
+def _scene() -> Scene:
+    """A fixture the motions below run into, and a column they pass close to."""
+    return Scene(0.0, 10.0, (Obstacle("Jig", Box(300.0, 300.0, 700.0), pose_matrix([-560, -600, 350, 0, 0, 0])),
+                             Obstacle("Column", Cylinder(60.0, 1500.0), pose_matrix([-500, 450, 750, 0, 0, 0]))))
+
+
+def _motion(q0_deg, q1_deg):
+    q0, q1 = np.radians(q0_deg), np.radians(q1_deg)
+    samples = joint_samples(q0, q1)
+    return samples.s, samples.q, lambda s, near: (joint_at(q0, q1, s), np.ones(len(s), dtype=bool))
+
+
+MOTIONS = [
+    _motion([90, -90, 90, -90, -90, 0], [-20, -60, 100, -120, -90, 0]),  # sweeps through the jig
+    _motion([0, -120, 60, -30, -90, 0], [-90, -80, 90, -100, -90, 45]),  # past the column
+    _motion([0, -90, 0, -90, 0, 0], [0, -90, 0, -90, 0, 0.1]),  # hardly moves
+]
+
+
+def _same(a, b) -> None:
+    for name in FIELDS:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert a.proven == b.proven
+
+
+def test_a_motion_swept_with_others_gives_what_it_gives_alone(arm) -> None:
+    bodies = body_set(arm, None)
+    together = sweeping.sweep(_scene(), bodies, MOTIONS)
+    assert (together[0].world < 0).any(), "the first motion must run into the jig"
+    assert len(together[0].s) > len(MOTIONS[0][0]), "and be refined around it"
+    for motion, result in zip(MOTIONS, together):
+        _same(sweeping.sweep(_scene(), bodies, [motion])[0], result)
+
+
+def test_a_cached_motion_is_the_motion_swept_afresh(arm) -> None:
+    bodies = body_set(arm, None)
+    sweeping.CACHE.clear()
+    keys = [("test", i) for i in range(len(MOTIONS))]
+    first = sweeping.sweep(_scene(), bodies, MOTIONS, keys)
+    again = sweeping.sweep(_scene(), bodies, MOTIONS[:1] + [MOTIONS[2]], [keys[0], keys[2]])
+    assert again[0] is first[0] and again[1] is first[2]
+    assert not first[0].world.flags.writeable
+    for fresh, cached in zip(sweeping.sweep(_scene(), bodies, MOTIONS), first):
+        _same(fresh, cached)
+
+
+def test_the_cache_key_holds_the_scene_the_samples_and_the_path(arm) -> None:
+    bodies = body_set(arm, None)
+    sweeping.CACHE.clear()
+    key = ("test", "jig")
+    (first,) = sweeping.sweep(_scene(), bodies, MOTIONS[:1], [key])
+    moved = Scene(0.0, 10.0, (Obstacle("Jig", Box(300.0, 300.0, 700.0), pose_matrix([-540, -600, 350, 0, 0, 0])),))
+    (elsewhere,) = sweeping.sweep(moved, bodies, MOTIONS[:1], [key])
+    assert elsewhere is not first and float(elsewhere.world.min()) != float(first.world.min())
+    s, q, at = MOTIONS[0]
+    (shorter,) = sweeping.sweep(_scene(), bodies, [(s[:-1], q[:-1], at)], [key])
+    assert shorter is not first
+
+
+def test_a_small_cache_drops_the_least_recently_used(arm) -> None:
+    bodies = body_set(arm, None)
+    (result,) = sweeping.sweep(_scene(), bodies, MOTIONS[2:])
+    size = sum(getattr(result, name).nbytes for name in FIELDS)
+    cache = sweeping.SweepCache(limit=2 * size + 10 * len(result.q.tobytes()))
+    for name in "abc":
+        cache.put(("k", name, 0, result.s.tobytes(), result.q.tobytes()), result)
+    assert cache.get(("k", "a", 0, result.s.tobytes(), result.q.tobytes())) is None
+    assert cache.get(("k", "c", 0, result.s.tobytes(), result.q.tobytes())) is result
+
+
+def test_an_unreachable_targets_miss_is_solved_once_and_is_the_solvers(arm) -> None:
+    target = np.eye(4)
+    target[:3, 3] = [2500.0, 0.0, 500.0]  # beyond the UR10e's 1.3 m reach
+    first = arm.ik(target, np.eye(4), q_near=arm.home)
+    again = arm.ik(target, np.eye(4), q_near=arm.home)
+    assert not first.reachable and first.position_miss_mm > 1000.0
+    assert again.closest is first.closest  # the same solve, not a second one
+    direct = solve_numeric(arm.chain, target, arm._seeds(arm.home))
+    assert first.position_miss_mm == direct.position_miss_mm
+    np.testing.assert_array_equal(first.closest, direct.closest)
