@@ -183,3 +183,15 @@ def test_a_joint_faster_than_its_limit_is_shown_where_it_peaks() -> None:
     assert instant.kind == "speed" and execution.motions[instant.motion].motion == fast.motion
     s = execution.motions[instant.motion].s
     assert abs(s[instant.sample] - fast.s) <= np.max(np.diff(s)) / 2 + 1e-9  # the sample next to the peak
+
+
+def test_show_starts_where_the_robot_is(tmp_path, capsys) -> None:
+    """--start-joints as in `check`: from the contract's backwards-reaching start the same target is reached elbow-down."""
+    plan = tmp_path / "front.tdl"
+    plan.write_text("GOAL Execute_Process() {\n    SPAWN MoveJoint(PosX(500, 0, 300, 180, 0, 0), 60, 60, 0, 0) WITH WAIT;\n"
+                    "    SPAWN End() WITH WAIT;\n}\n")
+    assert main(["show", str(plan), "--png", str(tmp_path / "home.png")]) == 0
+    assert "PASS" in capsys.readouterr().out
+    assert main(["show", str(plan), "--png", str(tmp_path / "back.png"), "--start-joints=0,-90,90,-90,-90,0"]) == 0
+    assert "FAIL" in capsys.readouterr().out
+    assert _pixels(tmp_path / "back.png", COLOURS[FAILED]) > 500

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from plan_verifier.cli.common import InputError, add_graph_arguments, add_robot_arguments, open_graph_from, read_plan
+from plan_verifier.cli.common import InputError, add_graph_arguments, add_robot_arguments, add_start_joints_argument, open_graph_from, read_plan
 from plan_verifier.cli.main import EXIT_APPROVED, EXIT_ERROR, EXIT_REJECTED
 from plan_verifier.cli.semantic_args import add_semantic_arguments, semantic_options
 
@@ -19,9 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
     p.add_argument("--instruction", metavar="TEXT", help="the natural-language instruction (semantic checks, level FULL)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", dest="output_format")
-    p.add_argument("--start-joints", metavar="J1,J2,...", type=_joints,
-                   help="the robot's joint angles in degrees, comma-separated: the execution level starts there "
-                        "(default: the start position's, else the robot spec's home_joints_deg)")
+    add_start_joints_argument(p)
     p.add_argument("--emit-yaml", metavar="PATH", help="write the approved YAML (contract §6) to PATH, atomically; only for one plan, only if approved")
     add_semantic_arguments(p)
     p.set_defaults(func=run)
@@ -76,16 +74,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if graph is not None:
             graph.close()
-
-
-def _joints(text: str) -> tuple[float, ...]:
-    """`--start-joints 180,-90,90,-90,-90,0`: six finite angles (degrees), else a usage error naming what is wrong."""
-    from plan_verifier.pipeline import check_joints
-
-    try:
-        return check_joints(v.strip() for v in text.replace(" ", ",").split(",") if v.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _emit_yaml(report, path: str, robot: str) -> bool:

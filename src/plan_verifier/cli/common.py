@@ -27,6 +27,23 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=str.upper, choices=("BASIC", "STANDARD", "FULL"), default="STANDARD")
 
 
+def add_start_joints_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--start-joints", metavar="J1,J2,...", type=_joints,
+                        help="the robot's joint angles in degrees, comma-separated (write --start-joints=... when the first "
+                             "is negative): the execution level starts there (default: the start position's, else the "
+                             "robot spec's home_joints_deg)")
+
+
+def _joints(text: str) -> tuple[float, ...]:
+    """`--start-joints 180,-90,90,-90,-90,0`: six finite angles (degrees), else a usage error naming what is wrong."""
+    from plan_verifier.pipeline import check_joints
+
+    try:
+        return check_joints(v.strip() for v in text.replace(" ", ",").split(",") if v.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_graph_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--cell", metavar="NAME|PATH", help="cell graph file (embedded backend): a shipped name or a YAML file")

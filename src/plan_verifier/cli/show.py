@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from plan_verifier.cli.common import InputError, add_graph_arguments, open_graph_from, read_plan
+from plan_verifier.cli.common import InputError, add_graph_arguments, add_start_joints_argument, open_graph_from, read_plan
 from plan_verifier.cli.main import EXIT_APPROVED, EXIT_ERROR
 
 
@@ -22,6 +22,7 @@ def add_parser(sub) -> None:
     p.add_argument("--profile", choices=("default", "strict"), default="default", help="strict: require DEFINE, approve only PASS")
     add_graph_arguments(p)
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
+    add_start_joints_argument(p)
     p.set_defaults(func=run)
 
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_ERROR
         verifier = Verifier(args.robot, graph=graph, profile=args.profile, level="STANDARD")
         report = verifier.verify(plan_text, plan_format=args.plan_format, start_position=args.start_position,
-                                 start_tool=args.start_tool, path=plan.path)
+                                 start_tool=args.start_tool, start_joints=args.start_joints, path=plan.path)
     finally:
         if graph is not None:
             graph.close()
