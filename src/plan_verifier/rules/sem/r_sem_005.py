@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 from plan_verifier.rules import register
-from plan_verifier.rules.sem._semantic import SemanticRule, said
-from plan_verifier.semantic.grounding import MATCH, compare_place
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
+from plan_verifier.semantic.language import identifier_words
+from plan_verifier.semantic.program import Spot
+from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
 _GRIPPER_COMMANDS = frozenset({"SetDigitalOutput", "ToolChange"})
@@ -45,19 +48,46 @@ class RSem005(SemanticRule):
         # No grasp found, but outputs the reader cannot attribute to one gripper port: it cannot say nothing was grasped.
         other_gripper = activity.format == "tdl" and activity.gripper_steps == 0 and any(
             s.command in _GRIPPER_COMMANDS for s in ctx.plan.steps)
-        missing = [p for p in g.pairs if p.transfer is None]
-        for pair in missing:
+        found = len(activity.transfers)
+        needed = _certain_count(g.pairs, activity)
+        for pair in (p for p in g.pairs if p.transfer is None):
             task = pair.task
             what = task.obj.describe() if task.obj is not None else "object"
             if other_gripper:
                 unverified.append(f"the {what}: the plan drives several outputs and none of them clearly as the gripper")
                 continue
-            found = len(activity.transfers)
-            detail = "never grasps anything" if not found else f"has {found} grasp-and-release cycle(s) for {len(g.pairs)} object(s) to carry"
+            if not found:
+                if _certain(task, activity) or (not activity.works and task.text.strip() and not _in_place(task)):
+                    judged = True
+                    yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), "
+                                      "but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
+                                      missing=what)
+                else:
+                    unverified.append(f"'{said(text[task.start:task.end])}': the reader is unsure it names an object to carry")
+                continue
+            carrier = _carrier(pair, g.pairs)
+            if carrier is not None:
+                # Another stage of an object a transfer already carries ("take it, show it to the camera, put it in the box").
+                stop = _stop(task, carrier.transfer, activity)
+                if stop is None:
+                    continue
+                if stop.unknown or carrier.destination.outcome != MATCH:
+                    unverified.append(f"whether the plan takes the {what} to {task.destination.text}: it names no place on the way")
+                    continue
+                judged = True
+                yield self.judged(f"Missing step: the instruction asks to take the {what} to {task.destination.text} "
+                                  f"({said(text[task.start:task.end])}), but the plan carries it from step {carrier.transfer.grasp.step.index} "
+                                  f"without going there (it names {quote(stop.found)})", 0.8, step=carrier.transfer.grasp.step.index,
+                                  suggestion=f"Add the move to {task.destination.text}", missing=task.destination.text)
+                continue
+            if not _certain(task, activity) or needed <= found:
+                unverified.append(f"'{said(text[task.start:task.end])}': the plan has {found} grasp-and-release cycle(s), and the "
+                                  "reader is unsure the instruction asks for more")
+                continue
             judged = True
             yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), but the "
-                              f"plan {detail}", 0.9 if not found else 0.85, suggestion=f"Add the pick-and-place cycle for the {what}",
-                              missing=what)
+                              f"plan has {found} grasp-and-release cycle(s) for {needed} object(s) to carry", 0.85,
+                              suggestion=f"Add the pick-and-place cycle for the {what}", missing=what)
         for pair in g.pairs:
             t = pair.transfer
             if t is not None and t.release is None and pair.task.action != "pick":
@@ -98,3 +128,101 @@ class RSem005(SemanticRule):
 
 def _same(task, work) -> bool:
     return compare_place(task.at, work.spot).outcome == MATCH
+
+
+def _unnamed(task) -> bool:
+    """The task names no object of its own: "put it in the box", "B로 옮겨줘" carry what was named before."""
+    return task.obj is None or task.obj.pronoun
+
+
+def _certain(task, activity) -> bool:
+    """The task's object is one the reader can stand behind: a noun the vocabulary knows or the program names too,
+    and not a word of one of the task's own places ("왼쪽 모듈 지그" read as a module and a fixture)."""
+    obj = task.obj
+    if obj is None or obj.pronoun or obj.generic or obj.noun is None or not task.text.strip() or _in_place(task):
+        return False  # no object of its own, or read from a fragment without a verb or from a place's name
+    if obj.noun.lower() in _sides():
+        return False  # "one left and one right": which of them, not another object
+    if obj.noun in vocabulary().object_classes:
+        return True
+    named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
+    return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
+
+
+def _sides() -> frozenset[str]:
+    v = vocabulary()
+    return frozenset(w.lower() for w in (*v.en_sides, *v.ko_sides))
+
+
+def _side(obj) -> str | None:
+    """The side word of an object ("the right boot", "오른쪽 부츠"): same noun, other side is another object."""
+    v = vocabulary()
+    for word in obj.text.lower().split():
+        side = v.en_sides.get(word) or v.ko_sides.get(word)
+        if side:
+            return side
+    return None
+
+
+def _in_place(task) -> bool:
+    """The object's words are those of one of the task's places: the reader split a place name."""
+    if task.obj is None:
+        return False
+    said = task.obj.text.lower()
+    places = [p.text.lower() for p in (task.source, task.destination, task.at) if p is not None]
+    return any(said in p or p in said for p in places)
+
+
+def _key(obj) -> tuple:
+    return (obj.noun, obj.color, obj.material, obj.size, obj.ordinal, _side(obj))
+
+
+def _certain_count(pairs, activity) -> int:
+    """How many objects the instruction certainly asks to carry: distinct certain objects, each as many times as an
+    explicit count says ("both", "두 개"); a thing named in several clauses is one object."""
+    counts: dict[tuple, int] = {}
+    for pair in pairs:
+        task = pair.task
+        if _certain(task, activity):
+            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), task.obj.count or 1)
+    return sum(counts.values())
+
+
+def _carrier(pair, pairs):
+    """The paired transfer of the object this unpaired task handles again, if it handles one ("show it", the same
+    noun in a later clause); None when it names another object or comes from a count ("both boxes")."""
+    task = pair.task
+    if task.obj is not None and task.obj.count and task.obj.count > 1:
+        return None
+    carried = [p for p in pairs if p.transfer is not None]
+    if _unnamed(task):
+        before = [p for p in carried if p.slot <= pair.slot]
+        return (before or carried)[-1] if carried else None
+    if task.obj.generic:
+        return None
+    return next((p for p in carried if p.task.obj is not None and not p.task.obj.pronoun and p.task.obj.noun is not None
+                 and same_object(task.obj, p.task.obj) and same_object(p.task.obj, task.obj) and _same_side(task.obj, p.task.obj)), None)
+
+
+def _same_side(a, b) -> bool:
+    sides = (_side(a), _side(b))
+    return None in sides or sides[0] == sides[1]
+
+
+def _stop(task, transfer, activity) -> Comparison | None:
+    """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
+    mismatch when the moves while holding the object name other places only; unknown when they name none."""
+    if task.destination is None:
+        return None
+    last = transfer.release.step.index if transfer.release is not None else None
+    window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
+    spots = [Spot(v.step, v.xyz, v.places) for v in window] + ([transfer.release] if transfer.release is not None else [])
+    named = None
+    for spot in spots:
+        c = compare_place(task.destination, spot, activity.positions)
+        if c.outcome == MATCH:
+            return None
+        if c.found is None:
+            return Comparison(UNKNOWN, detail="names nothing")  # a move it does not name may be the one to that place
+        named = named or c.found
+    return Comparison(MISMATCH, named, "another place", 0.8)
