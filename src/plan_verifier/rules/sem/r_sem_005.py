@@ -4,7 +4,7 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
 from plan_verifier.semantic.language import identifier_words
-from plan_verifier.semantic.program import Spot
+from plan_verifier.semantic.program import ROBOT_PARTS, Spot
 from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
@@ -212,8 +212,8 @@ def _same_side(a, b) -> bool:
 def _stop(task, transfer, activity) -> Comparison | None:
     """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
     mismatch when the moves while holding the object name other places only; unknown when they name none."""
-    if task.destination is None:
-        return None
+    if task.destination is None or task.destination.key in ROBOT_PARTS or task.destination.key in activity.tools:
+        return None  # "gripper로 … 빼서": the tool it is done with, not a stop
     last = transfer.release.step.index if transfer.release is not None else None
     window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
     spots = [Spot(v.step, v.xyz, v.places) for v in window] + ([transfer.release] if transfer.release is not None else [])
