@@ -99,7 +99,9 @@ class RSem005(SemanticRule):
                                   step=t.grasp.step.index, span=t.grasp.step.span, suggestion="Add the descend, open-gripper and retreat steps",
                                   missing="release")
         for task in g.instruction.tasks:
-            if task.action == "return_home":
+            if task.action == "return_home" and _names_tool(text[task.start:task.end], activity.tools):
+                unverified.append(f"{said(text[task.start:task.end])}: putting a tool back or returning home")
+            elif task.action == "return_home":
                 homes = [v for v in activity.visits if v.home]
                 if homes and activity.visits and not activity.visits[-1].home:
                     last = activity.visits[-1].step
@@ -129,6 +131,14 @@ class RSem005(SemanticRule):
 
 def _same(task, work) -> bool:
     return compare_place(task.at, work.spot).outcome == MATCH
+
+
+def _names_tool(words: str, tools: frozenset[str]) -> bool:
+    """"park the welder", "return the camera": words naming one of the cell's tools ask to put it back, not to go home."""
+    v = vocabulary()
+    lowered = words.lower()
+    return any(cls in tools and (w in lowered.split() if w.isascii() else w in lowered)
+               for table in (v.en_objects, v.ko_objects) for w, cls in table.items())
 
 
 def _unnamed(task) -> bool:
