@@ -237,11 +237,20 @@ def _stop(task, transfer, activity) -> Comparison | None:
     window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
     spots = [Spot(v.step, v.xyz, v.places) for v in window] + ([transfer.release] if transfer.release is not None else [])
     named = None
+    previous = transfer.grasp.xyz
     for spot in spots:
         c = compare_place(task.destination, spot, activity.positions)
         if c.outcome == MATCH:
             return None
-        if c.found is None:
+        if c.found is None and not _above(spot.xyz, previous):
             return Comparison(UNKNOWN, detail="names nothing")  # a move it does not name may be the one to that place
         named = named or c.found
+        previous = spot.xyz
+    if named is None:
+        return Comparison(UNKNOWN, detail="names nothing")
     return Comparison(MISMATCH, named, "another place", 0.8)
+
+
+def _above(xyz, previous) -> bool:
+    """A straight lift or descent from the last point (same x and y): a height over a station, not a stop of its own."""
+    return xyz is not None and previous is not None and abs(xyz[0] - previous[0]) <= 1.0 and abs(xyz[1] - previous[1]) <= 1.0
