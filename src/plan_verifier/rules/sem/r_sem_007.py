@@ -98,9 +98,16 @@ def _fully_read(g) -> bool:
     """The reader found a task in every clause and a transfer for every carrying task: only then is a further transfer
     or routine one nobody asked for, not a request it read wrongly ("slip sheet 깔고", "put a tack on seam one")."""
     text = g.instruction.text
+    clauses = g.instruction.clauses
     return bool(g.instruction.tasks) and not g.instruction.unread and all(p.transfer is not None for p in g.pairs) and not any(
-        c.action is None and not c.fact and not c.negated and any(ch.isalpha() for ch in text[c.start:c.end])
-        for c in g.instruction.clauses)
+        c.action is None and not c.negated and any(ch.isalpha() for ch in text[c.start:c.end]) and (not c.fact or _step_before(c, nxt))
+        for c, nxt in zip(clauses, clauses[1:] + (None,)))
+
+
+def _step_before(clause, following) -> bool:
+    """A "fact" that read nothing, followed by "then …" ("상자 먼저 컨베이어에 깔고, 그 다음에 …"): the first step of a
+    sequence in a verb the reader does not know, not a remark."""
+    return following is not None and following.order == "sequence" and not (clause.objects or clause.places or clause.manner)
 
 
 def _all_tasks_done(g) -> bool:
