@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.instruction import object_in_place
 from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
 from plan_verifier.semantic.language import identifier_words
 from plan_verifier.semantic.program import ROBOT_PARTS, Spot
 from plan_verifier.semantic.vocabulary import vocabulary
 
-_ARTICLES = frozenset({"the", "a", "an"})
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
 _GRIPPER_COMMANDS = frozenset({"SetDigitalOutput", "ToolChange"})
 
@@ -50,7 +50,7 @@ class RSem005(SemanticRule):
         other_gripper = activity.format == "tdl" and activity.gripper_steps == 0 and any(
             s.command in _GRIPPER_COMMANDS for s in ctx.plan.steps)
         found = len(activity.transfers)
-        needed = _certain_count(g.pairs, activity, g.instruction.tasks)
+        needed = _certain_count(g.pairs, activity, g.instruction)
         for pair in (p for p in g.pairs if p.transfer is None):
             task = pair.task
             what = task.obj.describe() if task.obj is not None else "object"
@@ -58,7 +58,7 @@ class RSem005(SemanticRule):
                 unverified.append(f"the {what}: the plan drives several outputs and none of them clearly as the gripper")
                 continue
             if not found:
-                if _certain(task, activity, g.instruction.tasks) or (not activity.works and task.text.strip() and not _in_place(task)):
+                if _certain(task, activity, g.instruction) or (not activity.works and task.text.strip() and not object_in_place(task)):
                     judged = True
                     yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), "
                                       "but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
@@ -81,7 +81,7 @@ class RSem005(SemanticRule):
                                   f"without going there (it names {quote(stop.found)})", 0.8, step=carrier.transfer.grasp.step.index,
                                   suggestion=f"Add the move to {task.destination.text}", missing=task.destination.text)
                 continue
-            if not _certain(task, activity, g.instruction.tasks) or needed <= found:
+            if not _certain(task, activity, g.instruction) or needed <= found:
                 unverified.append(f"'{said(text[task.start:task.end])}': the plan has {found} grasp-and-release cycle(s), and the "
                                   "reader is unsure the instruction asks for more")
                 continue
@@ -152,17 +152,17 @@ def _complete(task, tasks) -> bool:
         not any(t is not task and (t.start, t.end) == (task.start, task.end) for t in tasks)
 
 
-def _certain(task, activity, tasks=()) -> bool:
+def _certain(task, activity, instruction) -> bool:
     """The task's object is one the reader can stand behind: a noun the vocabulary knows or the program names too,
     and not a word of one of the task's own places ("왼쪽 모듈 지그" read as a module and a fixture)."""
     obj = task.obj
-    if obj is None or obj.pronoun or obj.generic or obj.noun is None or _in_place(task):
+    if obj is None or obj.pronoun or obj.generic or obj.noun is None or object_in_place(task):
         return False  # no object of its own, or its words are a place's name
     if not task.text.strip() and task.destination is None:
         return False  # a fragment without verb or goal ("투입 컨베이어에서."), not a gapped task ("then the banana to D")
     if obj.noun.lower() in _sides():
         return False  # "one left and one right": which of them, not another object
-    if obj.noun in vocabulary().object_classes or _complete(task, tasks):
+    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks):
         return True
     named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
     return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
@@ -183,26 +183,17 @@ def _side(obj) -> str | None:
     return None
 
 
-def _in_place(task) -> bool:
-    """The object's words are those of one of the task's places: the reader split a place name."""
-    if task.obj is None:
-        return False
-    said = set(task.obj.text.lower().split()) - _ARTICLES
-    places = [set(p.text.lower().split()) - _ARTICLES for p in (task.source, task.destination, task.at) if p is not None]
-    return bool(said) and any(p and (said <= p or p <= said) for p in places)
-
-
 def _key(obj) -> tuple:
     return (obj.noun, obj.color, obj.material, obj.size, obj.ordinal, _side(obj))
 
 
-def _certain_count(pairs, activity, tasks) -> int:
+def _certain_count(pairs, activity, instruction) -> int:
     """How many objects the instruction certainly asks to carry: distinct certain objects, each as many times as an
     explicit count says ("both", "두 개"); a thing named in several clauses is one object."""
     counts: dict[tuple, int] = {}
     for pair in pairs:
         task = pair.task
-        if _certain(task, activity, tasks):
+        if _certain(task, activity, instruction):
             counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), task.obj.count or 1)
     return sum(counts.values())
 
