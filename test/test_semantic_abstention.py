@@ -115,3 +115,15 @@ def test_an_object_read_from_a_place_name_is_no_evidence() -> None:
     assert not object_in_place(Task("place", "올리", obj=ObjectRef("상자", "box"), destination=PlaceRef("컨베이어", "conveyor")))
     assert not object_in_place(Task("place", "put", obj=ObjectRef("the apple", "apple"), source=PlaceRef("A", "a"),
                                     destination=PlaceRef("B", "b")))  # letters are no words of "the apple"
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign"])
+@pytest.mark.parametrize("instruction", [
+    "Put the left gasket in bin 1 first, then the right gasket.",  # a noun no vocabulary knows, told apart by side
+    "왼쪽 개스킷 먼저 1번 통에 넣고 오른쪽 개스킷은 그 다음에 넣어.",
+])
+def test_two_sides_of_one_unknown_noun_are_two_objects(style, instruction) -> None:
+    one = program([Cycle("left gasket", "tray", "bin 1")], style)
+    both = program([Cycle("left gasket", "tray", "bin 1"), Cycle("right gasket", "table", "bin 1")], style)
+    assert "R-SEM-005" in _critical(one, instruction)
+    assert "R-SEM-005" not in _critical(both, instruction)

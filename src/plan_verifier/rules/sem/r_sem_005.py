@@ -146,6 +146,15 @@ def _unnamed(task) -> bool:
     return task.obj is None or task.obj.pronoun
 
 
+def _contrasted(task, tasks) -> bool:
+    """Another clause names the same noun on the other side or in another colour ("왼쪽 부츠 먼저 …, 오른쪽 부츠는 그
+    다음에"): the instruction itself tells two things apart, whatever the noun."""
+    obj = task.obj
+    return any(t is not task and t.obj is not None and t.obj.noun == obj.noun and t.text.strip() and (
+        None not in (_side(t.obj), _side(obj)) and _side(t.obj) != _side(obj) or
+        None not in (t.obj.color, obj.color) and t.obj.color != obj.color) for t in tasks)
+
+
 def _complete(task, tasks) -> bool:
     """A clause of its own that says where from and where to ("then the banana from C to D"): a transfer whatever the noun."""
     return task.source is not None and task.destination is not None and \
@@ -162,7 +171,7 @@ def _certain(task, activity, instruction) -> bool:
         return False  # a fragment without verb or goal ("투입 컨베이어에서."), not a gapped task ("then the banana to D")
     if obj.noun.lower() in _sides():
         return False  # "one left and one right": which of them, not another object
-    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks):
+    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks) or _contrasted(task, instruction.tasks):
         return True
     named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
     return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
