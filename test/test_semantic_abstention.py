@@ -127,3 +127,10 @@ def test_two_sides_of_one_unknown_noun_are_two_objects(style, instruction) -> No
     both = program([Cycle("left gasket", "tray", "bin 1"), Cycle("right gasket", "table", "bin 1")], style)
     assert "R-SEM-005" in _critical(one, instruction)
     assert "R-SEM-005" not in _critical(both, instruction)
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign"])
+def test_checking_a_held_object_at_a_place_is_a_stop_on_its_way(style) -> None:
+    instruction = "Take the bolt out of the tray, check it at the camera, and then put it in bin 1."
+    assert "R-SEM-005" not in _critical(program(SHOWN, style), instruction)
+    assert "R-SEM-005" in _critical(program([Cycle("bolt", "tray", "bin 1")], style), instruction)

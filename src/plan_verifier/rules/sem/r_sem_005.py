@@ -51,6 +51,7 @@ class RSem005(SemanticRule):
             s.command in _GRIPPER_COMMANDS for s in ctx.plan.steps)
         found = len(activity.transfers)
         needed = _certain_count(g.pairs, activity, g.instruction)
+        checked: set[int] = set()
         for pair in (p for p in g.pairs if p.transfer is None):
             task = pair.task
             what = task.obj.describe() if task.obj is not None else "object"
@@ -69,17 +70,16 @@ class RSem005(SemanticRule):
             carrier = _carrier(pair, g.pairs)
             if carrier is not None:
                 # Another stage of an object a transfer already carries ("take it, show it to the camera, put it in the box").
-                stop = _stop(task, carrier.transfer, activity)
-                if stop is None:
-                    continue
-                if stop.unknown or carrier.destination.outcome != MATCH:
-                    unverified.append(f"whether the plan takes the {what} to {task.destination.text}: it names no place on the way")
-                    continue
-                judged = True
-                yield self.judged(f"Missing step: the instruction asks to take the {what} to {task.destination.text} "
-                                  f"({said(text[task.start:task.end])}), but the plan carries it from step {carrier.transfer.grasp.step.index} "
-                                  f"without going there (it names {quote(stop.found)})", 0.8, step=carrier.transfer.grasp.step.index,
-                                  suggestion=f"Add the move to {task.destination.text}", missing=task.destination.text)
+                outcome = self._stop_on_way(task, task.destination, carrier, activity, what, text)
+                if outcome is None and carrier.destination.outcome != MATCH and id(carrier) not in checked:
+                    # this stage is met on the way; then the carrier's own stage must be too ("저울에 올려서 … 다시 B 랙에")
+                    checked.add(id(carrier))
+                    outcome = self._stop_on_way(carrier.task, carrier.task.destination, carrier, activity, what, text, confirmed=True)
+                if isinstance(outcome, str):
+                    unverified.append(outcome)
+                elif outcome is not None:
+                    judged = True
+                    yield outcome
                 continue
             if not _certain(task, activity, g.instruction) or needed <= found:
                 unverified.append(f"'{said(text[task.start:task.end])}': the plan has {found} grasp-and-release cycle(s), and the "
@@ -124,9 +124,40 @@ class RSem005(SemanticRule):
                 yield self.judged(f"Missing step: the instruction asks to {said_task} ({said(text[task.start:task.end])}), but the plan "
                                   "never does", 0.9, suggestion=f"Add the {said_task} step", missing=said_task)
             else:
-                unverified.append(f"'{said_task}': the program has no routine the reader recognises for it")
+                carrier = _work_carrier(task, g.pairs) if task.at is not None else None
+                outcome = self._stop_on_way(task, task.at, carrier, activity, "object", text) if carrier is not None else \
+                    f"'{said_task}': the program has no routine the reader recognises for it"
+                if isinstance(outcome, str):
+                    unverified.append(outcome)
+                elif outcome is not None:
+                    judged = True
+                    yield outcome
         if unverified and not judged:
             yield self.abstain(unverified)
+
+
+    def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
+        """None when the carrying transfer passes `place`; a finding when every held move names another place and the
+        transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
+        stop = _stop(place, carrier.transfer, activity)
+        if stop is None:
+            return None
+        if stop.unknown or not (confirmed or carrier.destination.outcome == MATCH):
+            return f"whether the plan takes the {what} to {place.text}: it names no place on the way"
+        what = carrier.task.obj.describe() if carrier.task.obj is not None and not carrier.task.obj.pronoun else what
+        start = carrier.transfer.grasp.step.index
+        return self.judged(f"Missing step: the instruction asks to take the {what} to {place.text} ({said(text[task.start:task.end])}), "
+                           f"but the plan carries it from step {start} without going there (it names {quote(stop.found)})", 0.8,
+                           step=start, suggestion=f"Add the move to {place.text}", missing=place.text)
+
+
+def _work_carrier(task, pairs):
+    """The transfer that holds the object a TDL work task handles ("check it on the measuring station"): the one
+    carrying the same object, or the only one."""
+    carried = [p for p in pairs if p.transfer is not None]
+    if task.obj is not None and not task.obj.pronoun and task.obj.noun is not None:
+        return next((p for p in carried if p.task.obj is not None and p.task.obj.noun is not None and same_object(task.obj, p.task.obj)), None)
+    return carried[0] if len({id(p.transfer) for p in carried}) == 1 else None
 
 
 def _same(task, work) -> bool:
@@ -228,10 +259,10 @@ def _same_side(a, b) -> bool:
     return None in sides or sides[0] == sides[1]
 
 
-def _stop(task, transfer, activity) -> Comparison | None:
+def _stop(place, transfer, activity) -> Comparison | None:
     """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
     mismatch when the moves while holding the object name other places only; unknown when they name none."""
-    if task.destination is None or task.destination.key in ROBOT_PARTS or task.destination.key in activity.tools:
+    if place is None or place.key in ROBOT_PARTS or place.key in activity.tools:
         return None  # "gripper로 … 빼서": the tool it is done with, not a stop
     last = transfer.release.step.index if transfer.release is not None else None
     window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
@@ -239,7 +270,7 @@ def _stop(task, transfer, activity) -> Comparison | None:
     named = None
     previous = transfer.grasp.xyz
     for spot in spots:
-        c = compare_place(task.destination, spot, activity.positions)
+        c = compare_place(place, spot, activity.positions)
         if c.outcome == MATCH:
             return None
         if c.found is None and not _above(spot.xyz, previous):
