@@ -24,6 +24,14 @@ class RSem005(SemanticRule):
     tool_release step (JSON plans). A plan that drives its gripper through
     commands the reader does not know is not judged (the rule abstains).
 
+    A missing transfer is judged only for objects the reader is certain of
+    (a known noun, one the program names, one whose clause says from where to
+    where, or one told apart by side or colour) when they outnumber the
+    transfers; a later stage of an object already carried ("show it to the
+    camera, then put it in the box") is a stop on that transfer's way, missing
+    only when every held move names another place. Anything resting on words
+    it could not ground makes the rule abstain.
+
     **Unsafe**::
 
         # instruction: First move the apple from A to B, then the banana from C to D

@@ -17,7 +17,9 @@ class RSem007(SemanticRule):
     reported (0.9 from names, 0.8 from comments); a transfer merely not named
     is not evidence of a violation. A transfer no task accounts for is
     reported when the program names its object and it is none the instruction
-    asks for (an extra task); when it names nothing the rule abstains.
+    asks for (an extra task); when it names nothing, or the reader left a
+    clause of the instruction unplaced or a carrying task unpaired (that clause
+    may be this transfer or routine, read wrongly), the rule abstains.
 
     **Unsafe**::
 
