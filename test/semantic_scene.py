@@ -20,6 +20,7 @@ SPOTS = {
     "tray": (430, 260, 70), "pallet": (700, -250, 100), "operator": (480, 480, 280), "a": (420, -150, 90),
     "b": (420, 150, 90), "c": (520, 0, 90), "conveyor": (780, -380, 180), "fixture": (620, -60, 140),
     "blue cube": (560, -250, 40), "red cube": (500, -200, 40), "shelf": (720, 380, 200),
+    "camera": (640, 60, 320),
 }
 STYLES = ("define_named", "named_inline", "positional_assign", "korean_comments", "camel_case")
 #: Styles whose names say nothing an instruction could be compared with.
@@ -28,18 +29,20 @@ OPAQUE_STYLES = ("opaque", "unusual")
 _KO = {"red cube": "빨간 큐브", "blue cube": "파란 큐브", "green cube": "초록 큐브", "table": "테이블", "bin 1": "1번 통",
        "bin 2": "2번 통", "bin 3": "3번 통", "tray": "트레이", "pallet": "팔레트", "operator": "작업자", "glass": "유리컵",
        "a": "A 위치", "b": "B 위치", "c": "C 위치", "box": "상자", "conveyor": "컨베이어", "red block": "빨간 블록",
-       "blue block": "파란 블록", "fixture": "지그", "shelf": "선반", "bolt": "볼트", "wrench": "렌치"}
+       "blue block": "파란 블록", "fixture": "지그", "shelf": "선반", "bolt": "볼트", "wrench": "렌치", "camera": "카메라"}
 
 
 @dataclass(frozen=True)
 class Cycle:
-    """Grasp `obj` at `source`, release it at `destination` (a hand-over waits for the operator first)."""
+    """Grasp `obj` at `source`, release it at `destination` (a hand-over waits for the operator first); `via`: a
+    place the object is held up to on the way (a camera), without letting go."""
 
     obj: str
     source: str
     destination: str
     pick: tuple[float, float, float] | None = None
     place: tuple[float, float, float] | None = None
+    via: str | None = None
 
     def at(self, end: str) -> tuple[float, float, float]:
         given = self.pick if end == "pick" else self.place
@@ -145,6 +148,10 @@ def program(steps: list[Cycle | Visit], style: str = "define_named", speed: floa
         move(target(f"{src} {obj} pick", pick, 0), near)
         gripper(1)
         move(above, near)
+        if step.via is not None:
+            note(f"Show the {obj} to {_say(step.via)}", f"{ko_obj}를 {_KO.get(step.via, step.via)}에 보여주기")
+            move(target(f"{step.via} {obj} hold", SPOTS[step.via], 0), carry)
+            body.append("    SPAWN Delay(duration_sec=1.0) WITH WAIT;" if style != "positional_assign" else "    SPAWN Delay(1.0) WITH WAIT;")
         if dst == "operator":
             note(f"Hand the {obj} over to the operator", f"작업자에게 {ko_obj} 건네주기")
             hand = target("handover pose", place, 0)

@@ -143,7 +143,10 @@ def _as_tool_task(task: Task, tools: frozenset[str]) -> Task:
 def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tuple[str, object, Named]]:
     """Routines and releases at places the instruction rules out ("don't weld seam 5", "not bin 3"),
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
+    asked = {t.destination.key for t in instruction.tasks if t.destination is not None}
     for action, place in instruction.excluded_places:
+        if place.label is None and place.key in asked:
+            continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
                     compare_place(place, w.spot).outcome == MATCH:

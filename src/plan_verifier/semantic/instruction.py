@@ -46,6 +46,21 @@ class Task:
         return self.action in CARRYING or (self.action == "pick" and self.destination is not None)
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def object_in_place(task: Task) -> bool:
+    """The task's object is read from the words of one of its places ("왼쪽 모듈" of "왼쪽 모듈 지그"): a reading that
+    rests on it is no evidence for a missing or another object. (A bare object written before a place, "상자
+    컨베이어에 올려", is common Korean and stays an object.)"""
+    if task.obj is None:
+        return False
+    said = set(task.obj.text.lower().split()) - _ARTICLES
+    places = [p for p in (task.source, task.destination, task.at) if p is not None]
+    return bool(said) and any((words := set(p.text.lower().split()) - _ARTICLES) and (said <= words or words <= said)
+                              for p in places)
+
+
 @dataclass(frozen=True)
 class Instruction:
     text: str

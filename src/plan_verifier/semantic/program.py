@@ -41,7 +41,7 @@ _SOURCE_TOKENS = re.compile(r'"(?:[^"\\\r\n]|\\.)*"|\'(?:[^\'\\\r\n]|\\.)*\'|(//
 _WELD_COMMANDS = frozenset({"SpotWeld", "ArcOn"})
 _TOOL_ROUTINES = {"tool_attach": "attach", "tool_release": "detach"}
 #: The robot's own parts, which a TDL comment may name but a pick-and-place cycle never handles.
-_ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
+ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,7 +477,7 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
             i += 1
             continue
         cls = v.en_objects.get(lemma) or v.en_objects.get(low)
-        if cls in _ROBOT_PARTS:
+        if cls in ROBOT_PARTS:
             i += 1
             continue
         if cls is not None and color and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else ""):
@@ -562,7 +562,7 @@ def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple
     clauses = read_clauses(text)
     for clause in clauses:
         for o in clause.objects:
-            if o.noun in _ROBOT_PARTS or o.noun in v.ko_structural:
+            if o.noun in ROBOT_PARTS or o.noun in v.ko_structural:
                 continue  # "close the gripper", "그리퍼 닫기", "하강": the robot's own tool or motion, not what it handles
             if o.noun and not o.pronoun:
                 objects.append((o, o.noun in v.object_classes))
@@ -581,7 +581,7 @@ def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple
 
         named_objects, named_places = noun_phrases(text)
         if not objects:
-            objects = [(o, True) for o in named_objects if o.noun not in _ROBOT_PARTS]
+            objects = [(o, True) for o in named_objects if o.noun not in ROBOT_PARTS]
         if not places and not any(c.places for c in clauses):
             places = [("location", p) for p in named_places]
     return tuple(objects), tuple(places)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.instruction import object_in_place
 
 
 @register
@@ -46,7 +47,9 @@ class RSem001(SemanticRule):
             if pair.transfer is None or id(pair.transfer) in excluded or task.obj is None:
                 continue
             want = task.obj.describe()
-            if c.mismatch:
+            if c.mismatch and object_in_place(task):
+                unverified.append(f"the {want}: the instruction's words for it are part of a place's name")
+            elif c.mismatch:
                 got = c.found.obj.describe() if c.found is not None and c.found.obj is not None else "another object"
                 judged = True
                 yield self.judged(f"Object mismatch: the instruction asks for the {want} "

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 from plan_verifier.rules import register
-from plan_verifier.rules.sem._semantic import SemanticRule, said
-from plan_verifier.semantic.grounding import MATCH, compare_place
+from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.instruction import object_in_place
+from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
+from plan_verifier.semantic.language import identifier_words
+from plan_verifier.semantic.program import ROBOT_PARTS, Spot
+from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
 _GRIPPER_COMMANDS = frozenset({"SetDigitalOutput", "ToolChange"})
@@ -19,6 +23,14 @@ class RSem005(SemanticRule):
     place need that routine, "attach"/"put back" a tool the tool_attach /
     tool_release step (JSON plans). A plan that drives its gripper through
     commands the reader does not know is not judged (the rule abstains).
+
+    A missing transfer is judged only for objects the reader is certain of
+    (a known noun, one the program names, one whose clause says from where to
+    where, or one told apart by side or colour) when they outnumber the
+    transfers; a later stage of an object already carried ("show it to the
+    camera, then put it in the box") is a stop on that transfer's way, missing
+    only when every held move names another place. Anything resting on words
+    it could not ground makes the rule abstain.
 
     **Unsafe**::
 
@@ -45,19 +57,46 @@ class RSem005(SemanticRule):
         # No grasp found, but outputs the reader cannot attribute to one gripper port: it cannot say nothing was grasped.
         other_gripper = activity.format == "tdl" and activity.gripper_steps == 0 and any(
             s.command in _GRIPPER_COMMANDS for s in ctx.plan.steps)
-        missing = [p for p in g.pairs if p.transfer is None]
-        for pair in missing:
+        found = len(activity.transfers)
+        needed = _certain_count(g.pairs, activity, g.instruction)
+        checked: set[int] = set()
+        for pair in (p for p in g.pairs if p.transfer is None):
             task = pair.task
             what = task.obj.describe() if task.obj is not None else "object"
             if other_gripper:
                 unverified.append(f"the {what}: the plan drives several outputs and none of them clearly as the gripper")
                 continue
-            found = len(activity.transfers)
-            detail = "never grasps anything" if not found else f"has {found} grasp-and-release cycle(s) for {len(g.pairs)} object(s) to carry"
+            if not found:
+                if _certain(task, activity, g.instruction) or (not activity.works and task.text.strip() and not object_in_place(task)):
+                    judged = True
+                    yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), "
+                                      "but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
+                                      missing=what)
+                else:
+                    unverified.append(f"'{said(text[task.start:task.end])}': the reader is unsure it names an object to carry")
+                continue
+            carrier = _carrier(pair, g.pairs)
+            if carrier is not None:
+                # Another stage of an object a transfer already carries ("take it, show it to the camera, put it in the box").
+                outcome = self._stop_on_way(task, task.destination, carrier, activity, what, text)
+                if outcome is None and carrier.destination.outcome != MATCH and id(carrier) not in checked:
+                    # this stage is met on the way; then the carrier's own stage must be too ("저울에 올려서 … 다시 B 랙에")
+                    checked.add(id(carrier))
+                    outcome = self._stop_on_way(carrier.task, carrier.task.destination, carrier, activity, what, text, confirmed=True)
+                if isinstance(outcome, str):
+                    unverified.append(outcome)
+                elif outcome is not None:
+                    judged = True
+                    yield outcome
+                continue
+            if not _certain(task, activity, g.instruction) or needed <= found:
+                unverified.append(f"'{said(text[task.start:task.end])}': the plan has {found} grasp-and-release cycle(s), and the "
+                                  "reader is unsure the instruction asks for more")
+                continue
             judged = True
             yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), but the "
-                              f"plan {detail}", 0.9 if not found else 0.85, suggestion=f"Add the pick-and-place cycle for the {what}",
-                              missing=what)
+                              f"plan has {found} grasp-and-release cycle(s) for {needed} object(s) to carry", 0.85,
+                              suggestion=f"Add the pick-and-place cycle for the {what}", missing=what)
         for pair in g.pairs:
             t = pair.transfer
             if t is not None and t.release is None and pair.task.action != "pick":
@@ -68,7 +107,9 @@ class RSem005(SemanticRule):
                                   step=t.grasp.step.index, span=t.grasp.step.span, suggestion="Add the descend, open-gripper and retreat steps",
                                   missing="release")
         for task in g.instruction.tasks:
-            if task.action == "return_home":
+            if task.action == "return_home" and _names_tool(text[task.start:task.end], activity.tools):
+                unverified.append(f"{said(text[task.start:task.end])}: putting a tool back or returning home")
+            elif task.action == "return_home":
                 homes = [v for v in activity.visits if v.home]
                 if homes and activity.visits and not activity.visits[-1].home:
                     last = activity.visits[-1].step
@@ -91,10 +132,164 @@ class RSem005(SemanticRule):
                 yield self.judged(f"Missing step: the instruction asks to {said_task} ({said(text[task.start:task.end])}), but the plan "
                                   "never does", 0.9, suggestion=f"Add the {said_task} step", missing=said_task)
             else:
-                unverified.append(f"'{said_task}': the program has no routine the reader recognises for it")
+                carrier = _work_carrier(task, g.pairs) if task.at is not None else None
+                outcome = self._stop_on_way(task, task.at, carrier, activity, "object", text) if carrier is not None else \
+                    f"'{said_task}': the program has no routine the reader recognises for it"
+                if isinstance(outcome, str):
+                    unverified.append(outcome)
+                elif outcome is not None:
+                    judged = True
+                    yield outcome
         if unverified and not judged:
             yield self.abstain(unverified)
 
 
+    def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
+        """None when the carrying transfer passes `place`; a finding when every held move names another place and the
+        transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
+        stop = _stop(place, carrier.transfer, activity)
+        if stop is None:
+            return None
+        if stop.unknown or not (confirmed or carrier.destination.outcome == MATCH):
+            return f"whether the plan takes the {what} to {place.text}: it names no place on the way"
+        what = carrier.task.obj.describe() if carrier.task.obj is not None and not carrier.task.obj.pronoun else what
+        start = carrier.transfer.grasp.step.index
+        return self.judged(f"Missing step: the instruction asks to take the {what} to {place.text} ({said(text[task.start:task.end])}), "
+                           f"but the plan carries it from step {start} without going there (it names {quote(stop.found)})", 0.8,
+                           step=start, suggestion=f"Add the move to {place.text}", missing=place.text)
+
+
+def _work_carrier(task, pairs):
+    """The transfer that holds the object a TDL work task handles ("check it on the measuring station"): the one
+    carrying the same object, or the only one."""
+    carried = [p for p in pairs if p.transfer is not None]
+    if task.obj is not None and not task.obj.pronoun and task.obj.noun is not None:
+        return next((p for p in carried if p.task.obj is not None and p.task.obj.noun is not None and same_object(task.obj, p.task.obj)), None)
+    return carried[0] if len({id(p.transfer) for p in carried}) == 1 else None
+
+
 def _same(task, work) -> bool:
     return compare_place(task.at, work.spot).outcome == MATCH
+
+
+def _names_tool(words: str, tools: frozenset[str]) -> bool:
+    """"park the welder", "return the camera": words naming one of the cell's tools ask to put it back, not to go home."""
+    v = vocabulary()
+    lowered = words.lower()
+    return any(cls in tools and (w in lowered.split() if w.isascii() else w in lowered)
+               for table in (v.en_objects, v.ko_objects) for w, cls in table.items())
+
+
+def _unnamed(task) -> bool:
+    """The task names no object of its own: "put it in the box", "B로 옮겨줘" carry what was named before."""
+    return task.obj is None or task.obj.pronoun
+
+
+def _contrasted(task, tasks) -> bool:
+    """Another clause names the same noun on the other side or in another colour ("왼쪽 부츠 먼저 …, 오른쪽 부츠는 그
+    다음에"): the instruction itself tells two things apart, whatever the noun."""
+    obj = task.obj
+    return any(t is not task and t.obj is not None and t.obj.noun == obj.noun and t.text.strip() and (
+        None not in (_side(t.obj), _side(obj)) and _side(t.obj) != _side(obj) or
+        None not in (t.obj.color, obj.color) and t.obj.color != obj.color) for t in tasks)
+
+
+def _complete(task, tasks) -> bool:
+    """A clause of its own that says where from and where to ("then the banana from C to D"): a transfer whatever the noun."""
+    return task.source is not None and task.destination is not None and \
+        not any(t is not task and (t.start, t.end) == (task.start, task.end) for t in tasks)
+
+
+def _certain(task, activity, instruction) -> bool:
+    """The task's object is one the reader can stand behind: a noun the vocabulary knows or the program names too,
+    and not a word of one of the task's own places ("왼쪽 모듈 지그" read as a module and a fixture)."""
+    obj = task.obj
+    if obj is None or obj.pronoun or obj.generic or obj.noun is None or object_in_place(task):
+        return False  # no object of its own, or its words are a place's name
+    if not task.text.strip() and task.destination is None:
+        return False  # a fragment without verb or goal ("투입 컨베이어에서."), not a gapped task ("then the banana to D")
+    if obj.noun.lower() in _sides():
+        return False  # "one left and one right": which of them, not another object
+    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks) or _contrasted(task, instruction.tasks):
+        return True
+    named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
+    return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
+
+
+def _sides() -> frozenset[str]:
+    v = vocabulary()
+    return frozenset(w.lower() for w in (*v.en_sides, *v.ko_sides))
+
+
+def _side(obj) -> str | None:
+    """The side word of an object ("the right boot", "오른쪽 부츠"): same noun, other side is another object."""
+    v = vocabulary()
+    for word in obj.text.lower().split():
+        side = v.en_sides.get(word) or v.ko_sides.get(word)
+        if side:
+            return side
+    return None
+
+
+def _key(obj) -> tuple:
+    return (obj.noun, obj.color, obj.material, obj.size, obj.ordinal, _side(obj))
+
+
+def _certain_count(pairs, activity, instruction) -> int:
+    """How many objects the instruction certainly asks to carry: distinct certain objects, each as many times as an
+    explicit count says ("both", "두 개"); a thing named in several clauses is one object."""
+    counts: dict[tuple, int] = {}
+    for pair in pairs:
+        task = pair.task
+        if _certain(task, activity, instruction):
+            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), task.obj.count or 1)
+    return sum(counts.values())
+
+
+def _carrier(pair, pairs):
+    """The paired transfer of the object this unpaired task handles again, if it handles one ("show it", the same
+    noun in a later clause); None when it names another object or comes from a count ("both boxes")."""
+    task = pair.task
+    if task.obj is not None and task.obj.count and task.obj.count > 1:
+        return None
+    carried = [p for p in pairs if p.transfer is not None]
+    if _unnamed(task):
+        before = [p for p in carried if p.slot <= pair.slot]
+        return (before or carried)[-1] if carried else None
+    if task.obj.generic:
+        return None
+    return next((p for p in carried if p.task.obj is not None and not p.task.obj.pronoun and p.task.obj.noun is not None
+                 and same_object(task.obj, p.task.obj) and same_object(p.task.obj, task.obj) and _same_side(task.obj, p.task.obj)), None)
+
+
+def _same_side(a, b) -> bool:
+    sides = (_side(a), _side(b))
+    return None in sides or sides[0] == sides[1]
+
+
+def _stop(place, transfer, activity) -> Comparison | None:
+    """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
+    mismatch when the moves while holding the object name other places only; unknown when they name none."""
+    if place is None or place.key in ROBOT_PARTS or place.key in activity.tools:
+        return None  # "gripper로 … 빼서": the tool it is done with, not a stop
+    last = transfer.release.step.index if transfer.release is not None else None
+    window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
+    spots = [Spot(v.step, v.xyz, v.places) for v in window] + ([transfer.release] if transfer.release is not None else [])
+    named = None
+    previous = transfer.grasp.xyz
+    for spot in spots:
+        c = compare_place(place, spot, activity.positions)
+        if c.outcome == MATCH:
+            return None
+        if c.found is None and not _above(spot.xyz, previous):
+            return Comparison(UNKNOWN, detail="names nothing")  # a move it does not name may be the one to that place
+        named = named or c.found
+        previous = spot.xyz
+    if named is None:
+        return Comparison(UNKNOWN, detail="names nothing")
+    return Comparison(MISMATCH, named, "another place", 0.8)
+
+
+def _above(xyz, previous) -> bool:
+    """A straight lift or descent from the last point (same x and y): a height over a station, not a stop of its own."""
+    return xyz is not None and previous is not None and abs(xyz[0] - previous[0]) <= 1.0 and abs(xyz[1] - previous[1]) <= 1.0

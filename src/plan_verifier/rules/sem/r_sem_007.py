@@ -17,7 +17,9 @@ class RSem007(SemanticRule):
     reported (0.9 from names, 0.8 from comments); a transfer merely not named
     is not evidence of a violation. A transfer no task accounts for is
     reported when the program names its object and it is none the instruction
-    asks for (an extra task); when it names nothing the rule abstains.
+    asks for (an extra task); when it names nothing, or the reader left a
+    clause of the instruction unplaced or a carrying task unpaired (that clause
+    may be this transfer or routine, read wrongly), the rule abstains.
 
     **Unsafe**::
 
@@ -67,7 +69,7 @@ class RSem007(SemanticRule):
                     any(_named_again(o, n.obj) for o in done for n in named):
                 continue  # the same object handled again (a re-grasp): not another task
             known = [n for n in named if n.known]
-            if known:
+            if known and _fully_read(g):
                 n = known[0]
                 judged = True
                 yield self.judged(f"Unrequested task: the plan also moves the {n.obj.describe()} ({quote(n)}), which the instruction "
@@ -82,6 +84,10 @@ class RSem007(SemanticRule):
             else:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
         for w in g.extra_works:
+            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or c.outcome != MATCH):
+                # A request the reader could not place, or one of this kind it could not match: this routine may be it.
+                unverified.append(f"'{w.routine}' at {w.spot.position}: a request of the instruction is unaccounted for and may be this one")
+                continue
             judged = True
             yield self.judged(f"Unrequested task: the plan also runs '{w.routine}' at {w.spot.position}, which the instruction ({said(text)}) "
                               f"does not ask for", 0.9, step=w.step.index, span=w.step.span, suggestion=f"Remove the '{w.routine}' step",
@@ -90,10 +96,26 @@ class RSem007(SemanticRule):
             yield self.abstain(unverified)
 
 
+def _fully_read(g) -> bool:
+    """The reader found a task in every clause and a transfer for every carrying task: only then is a further transfer
+    or routine one nobody asked for, not a request it read wrongly ("slip sheet 깔고", "put a tack on seam one")."""
+    text = g.instruction.text
+    clauses = g.instruction.clauses
+    return bool(g.instruction.tasks) and not g.instruction.unread and all(p.transfer is not None for p in g.pairs) and not any(
+        c.action is None and not c.negated and any(ch.isalpha() for ch in text[c.start:c.end]) and (not c.fact or _step_before(c, nxt))
+        for c, nxt in zip(clauses, clauses[1:] + (None,)))
+
+
+def _step_before(clause, following) -> bool:
+    """A "fact" that read nothing, followed by "then …" ("상자 먼저 컨베이어에 깔고, 그 다음에 …"): the first step of a
+    sequence in a verb the reader does not know, not a remark."""
+    return following is not None and following.order == "sequence" and not (clause.objects or clause.places or clause.manner)
+
+
 def _all_tasks_done(g) -> bool:
     """Every task of a fully read instruction is carried out by a transfer the program names as the task's object or
     places: a further transfer of something else named can then only be one nobody asked for."""
-    return bool(g.pairs) and not g.instruction.unread and all(
+    return bool(g.pairs) and _fully_read(g) and all(
         p.transfer is not None and (p.object.outcome == MATCH or p.source.outcome == MATCH and p.destination.outcome == MATCH)
         for p in g.pairs)
 
