@@ -67,7 +67,7 @@ class RSem005(SemanticRule):
                 unverified.append(f"the {what}: the plan drives several outputs and none of them clearly as the gripper")
                 continue
             if not found:
-                if _certain(task, activity, g.instruction) or (not activity.works and task.text.strip() and not object_in_place(task)):
+                if _certain(task, activity, g.instruction) or (not _works(activity) and task.text.strip() and not object_in_place(task)):
                     judged = True
                     yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), "
                                       "but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
@@ -178,6 +178,13 @@ def _names_tool(words: str, tools: frozenset[str]) -> bool:
     lowered = words.lower()
     return any(cls in tools and (w in lowered.split() if w.isascii() else w in lowered)
                for table in (v.en_objects, v.ko_objects) for w, cls in table.items())
+
+
+def _works(activity) -> bool:
+    """The plan does work other than changing tools (a weld, an inspection): a carry verb may then be the reader's
+    misreading of that work ("put a tack on seam one"). Attaching and returning a tool is no such work: a plan that
+    only fetches a gripper and never grasps has left the carrying out."""
+    return any(w.action not in ("attach", "detach") for w in activity.works)
 
 
 def _unnamed(task) -> bool:
