@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from plan_verifier.collision import bounds, narrow
@@ -181,12 +181,17 @@ def test_a_body_below_the_floor_reports_how_deep() -> None:
 
 @SETTINGS
 @given(st.builds(Capsule, sizes, sizes), frames(), st.builds(Box, sizes, sizes, sizes), frames(spread=100.0))
+@example(Capsule(5.0, 5.0), np.diag([-1.0, -1.0, 1.0, 1.0]), Box(6.0, 5.0, 120.0),
+         np.array([[-1.0, 0, 0, 0], [0, 1.0, 4e-12, 0], [0, 4e-12, -1.0, 0], [0, 0, 0, 1.0]]))  # EPA answers -8 here
 def test_capsule_box_signed_distance_matches_the_reference(capsule, frame, box, box_frame) -> None:
     distance, target, exact, (on_body, on_box) = one(capsule, frame, box, box_frame)
     ends = frame[:3, 3] + np.outer((-capsule.length / 2, capsule.length / 2), frame[:3, 2])
     expected = segment_box(ends[0], ends[1], box_frame, box) - capsule.radius
-    assert (target, exact) == ("O", True)
+    assert target == "O"
     assert expected - TOL - 1e-6 * abs(expected) <= distance <= expected + 1e-6
+    # In a degenerate overlap EPA may answer deeper than possible (a capsule across a thin box, frames rotated by
+    # 1e-12: -8 for -7.5); the projection bound replaces it, flagged not exact, and must still be this close.
+    assert exact or distance < 0.0
     if distance > 1.0:  # apart: the witnesses are that far apart, each on its own surface
         assert np.linalg.norm(on_box - on_body) == pytest.approx(distance, abs=1e-2)
         assert point_box(on_box[None], box_frame, box)[0] == pytest.approx(0.0, abs=1e-3)
