@@ -51,6 +51,19 @@ class Recorder:
         """The recorder matched the node's publisher of `topic` (so nothing it publishes from now on is missed)."""
         return f"  {topic}: publisher found\n" in self.lines
 
+    def settled(self, quiet: float = 1.5, timeout: float = 30.0) -> bool:
+        """No new message recorded for `quiet` seconds: the last answers have reached the bag (a fixed sleep does not
+        survive a loaded machine)."""
+        deadline = time.monotonic() + timeout
+        last, since = len(self.lines), time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            if len(self.lines) != last:
+                last, since = len(self.lines), time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                return True
+        return False
+
     def stop(self) -> str:
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(30)
@@ -108,7 +121,7 @@ def recording(ros, tmp_path_factory):  # noqa: F811
         hashes = {topic: str(ros.node.get_publishers_info_by_topic(topic)[0].topic_type_hash)
                   for topic in (node.service("feedback"), node.service("approved_actions"), service_events)}
         drive(ros, node)
-        time.sleep(0.5)  # the last outputs on their way to the recorder
+        assert recorder.settled(), recorder.lines
         err = recorder.stop()
     finally:
         node.stop()  # stopped: the live replay starts a fresh node under the same name

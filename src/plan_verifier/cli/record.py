@@ -65,10 +65,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"recording {len(items)} topics of {node_name} into {args.bag} ({args.storage}); Ctrl-C stops", file=sys.stderr, flush=True)
             deadline = time.monotonic() + args.duration if args.duration else None
             unmatched = [item.topic for item in items]
+            reported = 0
             while not stop.wait(0.1):
                 for topic in [t for t in unmatched if recorder.publishers(t)]:
                     unmatched.remove(topic)
                     print(f"  {topic}: publisher found", file=sys.stderr, flush=True)
+                total = sum(writer.counts.values())
+                if total != reported:  # progress, so an operator (or a test) sees when the traffic has all arrived
+                    reported = total
+                    print(f"  {total} messages", file=sys.stderr, flush=True)
                 if deadline is not None and time.monotonic() >= deadline:
                     break
     finally:
