@@ -5,7 +5,10 @@ at `rate` requests per second, each robot state right after the request
 before it): ~/plan_requests messages are published, VerifyPlan calls are
 called. Like the planner that made the recording, a request waits until the
 requests before it with the same correlation id have been answered, so the
-node numbers attempts as it did then. The node's outputs are recorded into
+node numbers attempts as it did then; and a robot state waits until the
+node has given every answer the recording holds before it, so a state never
+overtakes a verification it did not start (the execution level starts where
+the start state says, and the approved joint targets depend on it). The node's outputs are recorded into
 a new bag from the moment the first request leaves (an approval latched
 before that belongs to no request), together with the requests and robot
 states sent, so the new bag can be replayed offline in turn.
@@ -122,6 +125,13 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
             _sleep_until(started + result.sent / rate)
         now = node.get_clock().now()
         if isinstance(event, RobotStateSample):
+            # A state must not overtake a request the recording answered before it: the node reads the start
+            # state when a verification starts, and the execution level's start (hence the approved joint
+            # targets and their sha256) depends on it.
+            before = _outputs_before(traffic, stamp)
+            if not recorder.wait_for(lambda: all(f.done() for f in pending) and sum(writer.counts[t] for t in before) >= sum(before.values()),
+                                     timeout):
+                result.notes.append(f"earlier requests unanswered after {timeout:g} s; sent a robot state anyway")
             if state_pub is not None:
                 msg = RobotState(header=Header(stamp=now.to_msg()), position=event.position, tool=event.tool)
                 state_pub.publish(msg)
@@ -163,11 +173,16 @@ def _answers_before(traffic: Traffic) -> dict[int, int]:
 
 
 def _expected_outputs(traffic: Traffic) -> dict[str, int]:
+    return _outputs_before(traffic, None)
+
+
+def _outputs_before(traffic: Traffic, stamp: int | None) -> dict[str, int]:
+    """Per output topic: how many answers the recording holds from its first request on (before `stamp`, if given)."""
     topics = traffic.contents.topics
     since = traffic.requests[0].stamp_ns if traffic.requests else 0
     counts = {topic: 0 for topic in (topics.feedback, topics.fallback, topics.approved_actions)}
     for m in traffic.contents.messages:
-        if m.topic in counts and m.stamp_ns >= since:
+        if m.topic in counts and m.stamp_ns >= since and (stamp is None or m.stamp_ns < stamp):
             counts[m.topic] += 1
     return counts
 
