@@ -24,7 +24,7 @@ from plan_verifier.collision.frames import pose_matrix
 from plan_verifier.collision.scene import EXACT_MARGIN_MM, FLOOR, Body, Obstacle, Scene
 from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Sphere
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 #: Exact values are the truth minus the engine's margin (1 µm + 1 ppm), give or take rounding.
 TOL = 2e-3
 
@@ -272,7 +272,7 @@ def test_penetration_depth_has_the_right_sign_and_size(shape, down: float, depth
     assert on_body[2] == pytest.approx(-depth, abs=1e-3) and on_slab[2] == pytest.approx(0.0, abs=1e-3)
 
 
-@SETTINGS
+@SETTINGS  # about half the draws overlap and are filtered out: SETTINGS allows that
 @given(body_shapes, frames(spread=200.0), body_shapes, frames(spread=200.0))
 def test_the_projection_fallback_is_a_lower_bound(a, frame_a, b, frame_b) -> None:
     """What the engine answers where the library fails: never above the distance of bodies that are apart."""
