@@ -103,6 +103,7 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
 def teach(cell: Cell, robot: RobotSpec) -> dict[str, tuple[float, ...]]:
     """`joints` for the posed positions that have none, where one configuration serves every tool."""
     arm = arm_for(robot)
+    taught = TaughtJoints(arm, cell)
     out = {}
     for name, position in sorted(cell.positions.items()):
         if position.joints is not None or position.pose is None or len(position.pose) != 6:
@@ -110,7 +111,7 @@ def teach(cell: Cell, robot: RobotSpec) -> dict[str, tuple[float, ...]]:
         if position.role == "work" and len(_work_tools(cell, position)) != 1:
             continue  # visited with several tools, each with its own TCP at the pose: no single configuration
         tool = _work_tools(cell, position)[0] if position.role == "work" else None
-        q, problem = _configuration(arm, cell, position, tool, TaughtJoints(arm, cell))
+        q, problem = _configuration(arm, cell, position, tool, taught)
         if q is not None and not problem:
             out[name] = tuple(round(float(v), 3) for v in np.degrees(q))
     return out
