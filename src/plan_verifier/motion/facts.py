@@ -127,14 +127,24 @@ class Approach:
     clearance_mm: float
 
 
+#: Why a motion was not simulated: its target or path cannot be evaluated before run time ...
+UNEVALUABLE = "unevaluable"
+#: ... or an earlier motion failed (no IK solution, a path that breaks off), where the controller stops the program:
+#: a consequence of that motion's own finding, not a second mistake.
+AFTER_FAILURE = "after_failure"
+
+
 @dataclass(frozen=True, slots=True)
 class NotSimulated:
-    """A motion the simulation could not follow (its target is only known at run time)."""
+    """A motion the simulation could not follow: `cause` is `UNEVALUABLE` (its target is only known at run
+    time) or `AFTER_FAILURE` (the motion of step `after_step` failed and the robot stops there)."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    cause: str = UNEVALUABLE
+    after_step: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
