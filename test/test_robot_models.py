@@ -61,3 +61,32 @@ def test_an_unreachable_target_later_in_the_plan_is_still_its_own_finding() -> N
                    "MoveJoint(PosX(1150, 0, 180, 0, -90, 0), 60, 60, 0, 0)")
     report = Verifier("ur10e").verify(plan)
     assert sorted((f.rule_id, f.step) for f in critical(report)) == [("R-KIN-001", 3), ("R-KIN-003", 2)]
+
+
+# ---------------------------------------------------------------------------------------------- the mount
+
+
+def test_the_contracts_simple_capsule_form_approves_pick_and_place(tmp_path) -> None:
+    """Section 7's `link_radii_mm` on the shipped UR10e: the shoulder capsule stands on the mounting plane
+    (it turns about the vertical axis only, so its height never changes): never a floor contact."""
+    import yaml
+
+    spec = yaml.safe_load((ROOT / "config" / "robots" / "ur10e.yaml").read_text())
+    spec["collision_model"] = {"link_radii_mm": [90, 75, 65, 50, 50, 45]}
+    path = tmp_path / "ur10e_simple.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    report = Verifier(str(path)).verify((ROOT / "examples" / "pick_and_place.tdl").read_text())
+    assert report.approved and not critical(report), report.findings
+    # A real floor contact of a link that moves in height is still found.
+    low = program(HOME, "MoveLinear(PosX(400, 0, 60, 0, 0, 0), 100, 100, 0, 0)")
+    assert "R-COL-001" in {f.rule_id for f in critical(Verifier(str(path)).verify(low))}
+
+
+def test_only_links_no_joint_can_raise_are_on_the_mount() -> None:
+    from plan_verifier.kinematics import arm_for
+    from plan_verifier.kinematics.bodies import body_set
+    from plan_verifier.robots.spec import load_robot
+
+    for name in ("ur10e", "m1013"):
+        bodies = body_set(arm_for(load_robot(name)), None)
+        assert [b.link for b, m in zip(bodies.bodies, bodies.on_mount) if m] == [b.link for b in bodies.bodies if b.link <= 1]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from plan_verifier.collision.bounds import segment_closest
+from plan_verifier.collision.scene import Body as SceneBody
 from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
 from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.kinematics.arm import Arm
@@ -126,6 +127,9 @@ class BodySet:
         self.motion_radii = self._motion_radii()
         self.pairs = self._pairs()
         self._pair_radii = self._relative_radii()
+        self.on_mount = self._on_mount()
+        #: The bodies as the distance engine takes them: a body on the mount is not checked against the floor.
+        self.scene_bodies = tuple(SceneBody(b.name, b.shape, check_floor=not m) for b, m in zip(bodies, self.on_mount))
 
     # -------------------------------------------------------------- placement
 
@@ -183,6 +187,19 @@ class BodySet:
                 radii[j - 1, b] = (np.linalg.norm(first - axis * (first @ axis)) + sum(offsets[j + 1:link])
                                    + reach_in_link)
         return radii
+
+    def _on_mount(self) -> np.ndarray:
+        """(B,): bodies whose height never changes: the base, and the links that only vertical joint axes move.
+
+        They stand on the plane the robot is mounted on by construction (a UR's shoulder turns
+        about the vertical axis just above its base), so their floor contact is never a plan's:
+        the contract's "a link fixed to the world is never in collision with its mounting plane",
+        extended to every link whose height no joint can change.
+        """
+        axes, _, _ = self.arm.chain.zero_geometry()
+        vertical = np.abs(np.abs(axes[:, 2]) - 1.0) < 1e-9  # joint j's world axis at q = 0, kept by turns about z
+        fixed_height = np.concatenate([[True], np.logical_and.accumulate(vertical)])  # by link 0..6
+        return np.array([bool(fixed_height[b.link]) for b in self.bodies])
 
     def _relative_radii(self) -> np.ndarray:
         """R[j, p]: the outer body's radius about joint j for the joints between pair p's links, else 0."""

@@ -407,7 +407,7 @@ class _Run:
         approaches: list[Approach] = []
         for i, p in enumerate(self.planned):
             result, bodies = swept[i]
-            world = np.where(self._low_links(bodies)[:, None] & (result.world_target == 0), np.inf, result.world)
+            world = np.where(bodies.on_mount[:, None] & (result.world_target == 0), np.inf, result.world)
             if world.size and np.isfinite(world).any():
                 b, k = np.unravel_index(int(np.argmin(world)), world.shape)
                 if self.closest[0] is None or result.world[b, k] < self.closest[0]:
@@ -418,11 +418,6 @@ class _Run:
                                            p.mount.shape))
             approaches.extend(self.approaches(p, result, tcp, bodies))
         return tuple(motions), tuple(approaches)
-
-    @staticmethod
-    def _low_links(bodies: BodySet) -> np.ndarray:
-        """Bodies on the base and the first link: their height above the floor never changes (noise in `closest`)."""
-        return np.array([b.link <= 1 for b in bodies.bodies])
 
     def times(self, p: _Planned, result: SweptPath) -> np.ndarray:
         if len(result.s) < 2:
