@@ -14,6 +14,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from plan_verifier.kinematics.chain import chain_of
+from plan_verifier.kinematics.dh_fit import fit_dh
 from plan_verifier.kinematics.ik_numeric import ORIENTATION_WEIGHT_MM, NumericResult, seeds, solve_numeric
 from plan_verifier.kinematics.ik_spherical import SphericalWrist, solve_spherical, spherical_wrist
 from plan_verifier.kinematics.ik_ur import UrParameters, solve_ur, ur_parameters
@@ -143,8 +144,17 @@ class Arm:
         self.upper = np.radians([j.max_deg for j in spec.joints])
         self.max_speed = np.array([math.radians(j.max_speed_deg_s) if j.max_speed_deg_s else math.inf for j in spec.joints])
         self.home = np.radians(spec.home_joints_deg)
-        self._ur: UrParameters | None = ur_parameters(self.chain.dh)
+        #: DH frame 0 in the base frame and the flange in DH frame 6 (identity for a DH spec): the UR closed
+        #: form solves in DH frames, so a chain (a URDF) of the UR structure is fitted once (`dh_fit`).
+        self._dh_base = self._dh_tip = np.eye(4)
+        rows = self.chain.dh
+        if rows is None:
+            fit = fit_dh(self.chain)
+            if fit is not None and ur_parameters(fit.rows) is not None:
+                rows, self._dh_base, self._dh_tip = fit.rows, fit.base, fit.tip
+        self._ur: UrParameters | None = ur_parameters(rows)
         self._wrist: SphericalWrist | None = None if self._ur else spherical_wrist(self.chain)
+        self._wrist_point = _meeting_point(self.chain) if self._ur else None
         self.method = "ur_closed_form" if self._ur else "spherical_wrist_closed_form" if self._wrist else "numerical"
         self._tcp = {n: _pose_matrix(t.tcp, spec.orientation_convention) for n, t in spec.tools.items()}
         self._numeric_cached = functools.lru_cache(maxsize=NUMERIC_CACHE)(self._numeric_solve)
@@ -222,7 +232,7 @@ class Arm:
 
     def _closed_form(self, flange: np.ndarray, q_near: np.ndarray | None = None, *, verify: bool = True) -> tuple[np.ndarray, np.ndarray]:
         if self._ur is not None:
-            q, ok = solve_ur(self._ur, flange, None if q_near is None else float(q_near[5]))
+            q, ok = solve_ur(self._ur, invert(self._dh_base) @ flange @ invert(self._dh_tip), None if q_near is None else float(q_near[5]))
         else:
             q, ok = solve_spherical(self._wrist, flange, None if q_near is None else float(q_near[3]))
         if not verify:
@@ -355,8 +365,9 @@ class Arm:
             return SingularityMeasures(sigma_min, manipulability, None, None, None, weakest)
         axes = np.einsum("nkij,kj->nki", frames[:, 1:7, :3, :3], self.chain.axes)
         points = frames[:, 1:7, :3, 3]
-        if self._ur is not None:
-            shoulder_point, elbow_point = frames[:, 6, :3, 3], frames[:, 4, :3, 3]
+        if self._ur is not None:  # the wrist point (axes 5 and 6 meet there) and a point on axis 4
+            shoulder_point = frames[:, 5, :3, :3] @ self._wrist_point + frames[:, 5, :3, 3]
+            elbow_point = frames[:, 4, :3, 3]
         else:
             centre = frames[:, 7, :3, :3] @ self._wrist.centre_in_flange + frames[:, 7, :3, 3]
             shoulder_point = elbow_point = centre
@@ -372,6 +383,19 @@ class Arm:
         elbow = np.linalg.norm(cross(upper, fore), axis=1) / (np.linalg.norm(upper, axis=1) * np.linalg.norm(fore, axis=1))
         wrist = np.linalg.norm(cross(axes[:, 3], axes[:, 5]), axis=1)
         return SingularityMeasures(sigma_min, manipulability, shoulder, elbow, wrist, weakest)
+
+
+def _meeting_point(chain) -> np.ndarray:
+    """Where axes 5 and 6 meet (the UR wrist point), in link 5's frame: joint 6's origin moved along axis 6."""
+    origin, axis6 = chain.origins[5][:3, 3], chain.origins[5][:3, :3] @ chain.axes[5]
+    axis5 = chain.axes[4]  # joint 5 turns link 5 about this axis through link 5's origin
+    b = axis5 @ axis6
+    denom = 1.0 - b * b
+    if denom < 1e-12:
+        return origin.copy()
+    d, e = axis5 @ -origin, axis6 @ -origin
+    t = (e - b * d) / denom
+    return origin + t * axis6
 
 
 class _ByIdentity:

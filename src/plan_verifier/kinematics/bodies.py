@@ -27,12 +27,15 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from plan_verifier.collision.bounds import segment_closest
 from plan_verifier.collision.scene import Body as SceneBody
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision import narrow
+from plan_verifier.collision.frames import pose_matrix
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.kinematics.arm import Arm
 from plan_verifier.kinematics.rigid import cross
@@ -53,6 +56,8 @@ class Body:
     local: np.ndarray
     segment: np.ndarray
     radius: float
+    #: The link it belongs to as an SRDF names it (URDF geometry), else "".
+    owner: str = ""
 
 
 def _placement(start: np.ndarray, end: np.ndarray) -> np.ndarray:
@@ -211,8 +216,21 @@ class BodySet:
         return radii
 
     def _pairs(self) -> tuple[tuple[int, int], ...]:
+        disabled = self.arm.spec.collision_model.disabled_pairs
+        never = {frozenset(p) for p in disabled or ()}
         candidates = [(a, b) for a in range(len(self.bodies)) for b in range(a + 1, len(self.bodies))
-                      if abs(self.bodies[a].link - self.bodies[b].link) > 1]
+                      if abs(self.bodies[a].link - self.bodies[b].link) > 1
+                      and frozenset((self.bodies[a].owner, self.bodies[b].owner)) not in never]
+        if not candidates:
+            return ()
+        if disabled is not None:  # an SRDF says which links may touch: only the tool's pairs are left to the geometry
+            decided = [p for p in candidates if self.bodies[p[0]].owner and self.bodies[p[1]].owner]
+            rest = [p for p in candidates if p not in decided]
+            return tuple(sorted(decided + list(self._touch_free(rest))))
+        return self._touch_free(candidates)
+
+    def _touch_free(self, candidates: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """The pairs whose bounding capsules are apart at home and in some configuration drawn within the limits."""
         if not candidates:
             return ()
         arm = self.arm
@@ -228,8 +246,19 @@ class BodySet:
 
 
 def link_bodies(arm: Arm) -> tuple[Body, ...]:
-    """The link capsules of the spec's collision model (explicit, or along the chain by default)."""
+    """The link bodies of the spec's collision model: a URDF's geometry, explicit capsules, or capsules along the chain."""
     model = arm.spec.collision_model
+    if model.geometry is not None:
+        counts = {}
+        for g in model.geometry:
+            counts[g.owner] = counts.get(g.owner, 0) + 1
+        seen: dict[str, int] = {}
+        out = []
+        for g in model.geometry:
+            seen[g.owner] = seen.get(g.owner, 0) + 1
+            name = g.owner if counts[g.owner] == 1 else f"{g.owner}.{seen[g.owner]}"
+            out.append(_geometry_body(name, g))
+        return tuple(out)
     if model.links is not None:
         counts: dict[int, int] = {}
         out = []
@@ -242,6 +271,58 @@ def link_bodies(arm: Arm) -> tuple[Body, ...]:
         return tuple(out)
     radii = model.link_radii_mm or tuple(f * arm.spec.reach_mm for f in DEFAULT_RADIUS_FRACTIONS)
     return tuple(_default_capsule(arm, link, radius) for link, radius in enumerate(radii, start=1))
+
+
+def _geometry_body(name: str, g) -> Body:
+    """A URDF collision element as a body: primitives as they are, a mesh centred on its enclosing capsule."""
+    pose = pose_matrix(g.pose)
+    if g.type == "mesh":
+        mesh, centring = load_mesh(g.mesh, tuple(g.scale))
+        local = pose @ centring
+        half = np.array([[0.0, 0.0, -mesh.length / 2.0], [0.0, 0.0, mesh.length / 2.0]])
+        return Body(name, g.link, mesh, local, half @ local[:3, :3].T + local[:3, 3], mesh.radius, g.owner)
+    shape: Shape
+    if g.type == "box":
+        shape = Box(*g.size_mm)
+    elif g.type == "cylinder":
+        shape = Cylinder(g.radius_mm, g.length_mm)
+    else:
+        shape = Sphere(g.radius_mm)
+    segment, radius = _bounding_segment(shape)
+    return Body(name, g.link, shape, pose, segment @ pose[:3, :3].T + pose[:3, 3], radius, g.owner)
+
+
+@functools.lru_cache(maxsize=128)
+def load_mesh(path: str, scale: tuple[float, float, float]) -> tuple[Mesh, np.ndarray]:
+    """A mesh file (metres, as URDFs give them; `scale` from the URDF) in mm, and where its frame sits in the
+    file's frame: the frame of its enclosing capsule (axis along the hull's principal direction)."""
+    coal = narrow.load()
+    model = coal.MeshLoader().load(path, np.asarray(scale, dtype=float) * 1000.0)
+    vertices = np.array(model.vertices(), dtype=float)
+    triangles = np.array([[t[0], t[1], t[2]] for t in (model.tri_indices(i) for i in range(model.num_tris))], dtype=np.int64)
+    model.buildConvexHull(False, "Qt")
+    hull = np.array(model.convex.points(), dtype=float)
+    centre = hull.mean(axis=0)
+    _, _, axes = np.linalg.svd(hull - centre)
+    axis = axes[0]
+    along = (hull - centre) @ axis
+    across = np.linalg.norm((hull - centre) - np.outer(along, axis), axis=1)
+    shrink = min(float(across.max()) * 0.5, float(along.max() - along.min()) / 2.0)
+    start, end = centre + axis * (along.min() + shrink), centre + axis * (along.max() - shrink)
+    radius = _farthest(hull, start, end)
+    centring = _placement(start, end)
+    to_centre = np.linalg.inv(centring)
+    mesh = Mesh(Path(path).name, vertices @ to_centre[:3, :3].T + to_centre[:3, 3], triangles,
+                hull @ to_centre[:3, :3].T + to_centre[:3, 3], radius * (1.0 + 1e-9) + 1e-6, float(np.linalg.norm(end - start)))
+    return mesh, centring
+
+
+def _farthest(points: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
+    """The largest distance of points (K, 3) from the segment start-end."""
+    axis = end - start
+    length2 = float(axis @ axis)
+    t = np.clip((points - start) @ axis / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
+    return float(np.linalg.norm(points - (start + t[:, None] * axis), axis=1).max())
 
 
 #: Default link radii as fractions of the reach (a UR10e's 1300 mm gives 78, 65, 58, 45, 45, 39 mm).
