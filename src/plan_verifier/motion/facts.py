@@ -192,6 +192,9 @@ class Execution:
     #: The closest any body came to the floor or an obstacle over the whole run (mm, at least this), and what.
     closest_mm: float | None = None
     closest: tuple[int, str, str] | None = None  # (step, body, floor or obstacle)
+    #: `exact`: the links' own geometry (a URDF's meshes and primitives) decided every contact; `conservative`:
+    #: capsules enclosing the links did, so a reported contact may be one the real links do not have.
+    body_model: str = "conservative"
 
     def motion_at(self, step: int) -> tuple[SimulatedMotion, ...]:
         return tuple(m for m in self.motions if m.motion.step == step)
@@ -212,5 +215,6 @@ class Execution:
             "closest_mm": round(self.closest_mm, 1) if self.closest_mm is not None else None,
             "closest": {"step": self.closest[0], "body": self.closest[1], "to": self.closest[2]} if self.closest else None,
             "proven": all(m.proven for m in self.motions),
+            "body_model": self.body_model,
         }
         return out

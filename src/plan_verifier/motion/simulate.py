@@ -159,7 +159,8 @@ class _Run:
         motions, approaches = self.sweep()
         return Execution(None, start_fact, motions, tuple(self.targets), tuple(self.breaks), tuple(self.singular),
                          tuple(self.speeds), tuple(self.tools), approaches, tuple(self.not_simulated),
-                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest)
+                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest,
+                         "conservative" if self.arm.spec.collision_model.conservative else "exact")
 
     # ------------------------------------------------------------------ start
 

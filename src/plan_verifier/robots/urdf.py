@@ -207,14 +207,22 @@ def description(urdf_text: str, srdf: str | None, *, base_dir: Path | None, urdf
 
 
 def _last_link(model: Any) -> str:
-    last = max(range(model.njoints), key=lambda j: (_depth(model, j), j))
+    """The arm's end when the URDF names no `tool0` or `flange`: the last link after the longest run of revolute
+    joints from the root (gripper fingers, which slide, end no arm)."""
+    ends = [j for j in range(1, model.njoints) if _revolute_depth(model, j) is not None]
+    if not ends:
+        return model.frames[1].name
+    last = max(ends, key=lambda j: (_revolute_depth(model, j), j))
     bodies = [f.name for f in model.frames if f.parentJoint == last and str(f.type) == "BODY"]
-    return bodies[0] if bodies else model.names[last]
+    return bodies[-1] if bodies else model.names[last]
 
 
-def _depth(model: Any, j: int) -> int:
+def _revolute_depth(model: Any, j: int) -> int | None:
+    """How many joints lead from the root to joint j, None when one of them is not revolute."""
     depth = 0
     while j:
+        if model.joints[j].shortname() not in _REVOLUTE:
+            return None
         j, depth = model.parents[j], depth + 1
     return depth
 
