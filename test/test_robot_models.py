@@ -156,7 +156,7 @@ def test_the_urdf_chain_gets_the_ur_closed_form_and_its_meshes(ament) -> None:
 
 def test_robot_from_description_text_is_the_file(ament) -> None:
     """What the node builds from /robot_description and /robot_description_semantic."""
-    from plan_verifier.robots.urdf import robot_from_description
+    from plan_verifier.robots.spec import robot_from_description
 
     spec = robot_from_description(UR5.read_text(), UR5_SRDF.read_text(), spec={"home_joints_deg": [180, -90, 90, -90, -90, 0]})
     assert spec.kinematics.chain == load_robot_path(UR5).kinematics.chain
@@ -178,7 +178,7 @@ def test_a_seven_axis_arm_is_refused_with_the_reason(ament) -> None:
 
 def test_a_missing_mesh_package_names_the_package(monkeypatch) -> None:
     monkeypatch.setenv("AMENT_PREFIX_PATH", "/nonexistent")
-    from plan_verifier.robots.urdf import robot_from_description
+    from plan_verifier.robots.spec import robot_from_description
 
     with pytest.raises(ConfigError, match="package 'example-robot-data' is in no prefix of AMENT_PREFIX_PATH"):
         robot_from_description(UR5.read_text())

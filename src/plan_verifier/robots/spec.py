@@ -304,10 +304,31 @@ def load_robot(name_or_path: str = DEFAULT_ROBOT) -> RobotSpec:
     `<robot>`: contract section 7.1); ConfigError names the bad field."""
     path = resolve("robots", name_or_path, (".yaml", ".yml", ".urdf", ".xml"))
     if _is_urdf(path):
-        from plan_verifier.robots.urdf import load_urdf
-
-        return load_urdf(str(path.resolve()), path.stat().st_mtime_ns)
+        return _load_urdf(str(path.resolve()), path.stat().st_mtime_ns)
     return _load(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+def robot_from_description(urdf: str, srdf: str | None = None, *, spec: dict | None = None, base_dir: str | None = None) -> RobotSpec:
+    """A robot spec from URDF and SRDF text: what `robot_state_publisher` publishes on `/robot_description` and
+    MoveIt reads from `/robot_description_semantic` (the node's source); `spec` adds or overrides keys of a spec
+    YAML (tools, home_joints_deg, rated_payload_kg, base_link, tip_link). ConfigError says what is wrong."""
+    from plan_verifier.robots.urdf import from_text
+
+    return _validated(from_text(urdf, srdf, spec=spec, base_dir=base_dir), "robot_description")
+
+
+@functools.lru_cache(maxsize=16)
+def _load_urdf(path: str, _mtime: int) -> RobotSpec:
+    from plan_verifier.robots.urdf import urdf_file
+
+    return _validated(urdf_file(Path(path)), f"URDF {path}")
+
+
+def _validated(raw: dict, where: str) -> RobotSpec:
+    try:
+        return RobotSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"invalid robot spec {where}: {_describe(exc)}") from None
 
 
 def _is_urdf(path: Path) -> bool:

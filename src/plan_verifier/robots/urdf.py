@@ -21,7 +21,6 @@ plan, so no single configuration could be simulated honestly).
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import xml.etree.ElementTree as ElementTree
@@ -41,25 +40,19 @@ _REVOLUTE = {"JointModelRX": (1.0, 0.0, 0.0), "JointModelRY": (0.0, 1.0, 0.0), "
 _DESCRIPTION_KEYS = ("urdf", "srdf", "base_link", "tip_link")
 
 
-@functools.lru_cache(maxsize=16)
-def load_urdf(path: str, _mtime: int):
-    """A robot spec from a URDF file alone (`--robot path/to/robot.urdf`)."""
-    from plan_verifier.robots.spec import RobotSpec
-
-    text = _read(Path(path), "URDF")
-    return _validated(RobotSpec, description(text, None, base_dir=Path(path).parent, urdf=path), f"URDF {path}")
+def urdf_file(path: Path) -> dict:
+    """The spec mapping of a URDF file alone (`--robot path/to/robot.urdf`)."""
+    return description(_read(path, "URDF"), None, base_dir=path.parent, urdf=str(path))
 
 
-def robot_from_description(urdf: str, srdf: str | None = None, *, spec: dict | None = None, base_dir: str | None = None):
-    """A robot spec from URDF and SRDF text (what `robot_state_publisher` publishes on `/robot_description`, and
-    MoveIt's `/robot_description_semantic`); `spec` adds or overrides keys of a spec YAML (tools, home, payload)."""
-    from plan_verifier.robots.spec import RobotSpec
-
+def from_text(urdf: str, srdf: str | None = None, *, spec: dict | None = None, base_dir: str | None = None) -> dict:
+    """The spec mapping of URDF and SRDF text (`/robot_description`, `/robot_description_semantic`), with a spec
+    YAML's keys (`spec`: tools, home, payload, base_link/tip_link) over it."""
     raw = dict(spec or {})
     selected = {k: raw.pop(k) for k in ("base_link", "tip_link") if k in raw}
     derived = description(urdf, srdf, base_dir=Path(base_dir) if base_dir else None, urdf="robot_description",
                           srdf_name="robot_description_semantic" if srdf else None, **selected)
-    return _validated(RobotSpec, _merged(derived, raw, "robot_description"), "robot_description")
+    return _merged(derived, raw, "robot_description")
 
 
 def spec_with_urdf(raw: dict, folder: Path, *, where: str) -> dict:
@@ -83,17 +76,6 @@ def _merged(derived: dict, raw: dict, where: str) -> dict:
     out.update(raw)
     out["sources"] = [*derived["sources"], *raw.get("sources", [])]
     return out
-
-
-def _validated(model: Any, raw: dict, where: str):
-    from pydantic import ValidationError
-
-    from plan_verifier.robots.spec import _describe
-
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(f"invalid robot spec {where}: {_describe(exc)}") from None
 
 
 # ---------------------------------------------------------------------------------------------- reading
