@@ -96,10 +96,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--cell", help="verify against this cell (its floor and collision objects); default: none (the floor only)")
+    parser.add_argument("--robot", default="ur10e", help="a shipped robot, a spec file or a URDF (e.g. "
+                        "test/fixtures/robots/ur5_urdf.yaml: the UR5's meshes, with AMENT_PREFIX_PATH including "
+                        ".venv/lib/python3.11/site-packages/cmeel.prefix)")
+    parser.add_argument("--no-corpus", action="store_true", help="the synthetic programs only")
     args = parser.parse_args()
     graph = open_graph(cell=args.cell) if args.cell else None
-    verifier = Verifier("ur10e", graph=graph, level="STANDARD")
-    print(f"in-process, STANDARD, UR10e{', cell ' + args.cell if args.cell else ', no cell (the floor only)'}; median ms; "
+    verifier = Verifier(args.robot, graph=graph, level="STANDARD")
+    model = "exact geometry" if not verifier.robot.collision_model.conservative else "capsules"
+    print(f"in-process, STANDARD, {verifier.robot.model} ({model}){', cell ' + args.cell if args.cell else ', no cell (the floor only)'}; median ms; "
           f"cost = on - off; path = the sampled TCP path; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'program':>24} {'off ms':>8} {'on ms':>8} {'on/off':>7} {'cost ms':>8} {'stage ms':>8} {'motions':>7} {'path m':>7} "
           f"{'ms/motion':>9} {'ms/m':>8}")
@@ -107,6 +112,8 @@ def main() -> None:
         print(row(f"{size} commands", measure(verifier, program(size), max(3, min(args.repeat, 3000 // size)))), flush=True)
         print(row(f"{size} commands, warm", measure(verifier, program(size), max(3, min(args.repeat, 3000 // size)), warm=True)),
               flush=True)
+    if args.no_corpus:
+        return
     corpus = sorted(CORPUS.glob("*.t*"))
     results = [measure(verifier, p.read_text(encoding="utf-8"), max(3, args.repeat // 3)) for p in corpus]
     total = {"on": sum(r["on"] for r in results), "off": sum(r["off"] for r in results), "stage": sum(r["stage"] for r in results),

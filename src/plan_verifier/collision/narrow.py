@@ -82,11 +82,6 @@ def convex(shape: Shape) -> Any:
     return model.convex
 
 
-def _placed(tf: Any, frame: np.ndarray) -> None:
-    tf.setRotation(np.ascontiguousarray(frame[:3, :3]))
-    tf.setTranslation(np.ascontiguousarray(frame[:3, 3]))
-
-
 def mesh_distances(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray,
                    cutoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(signed distance (K,), exact (K,), points (K, 2, 3)) for placements of two shapes, one at least a mesh.
@@ -109,9 +104,13 @@ def mesh_distances(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_
     out = np.empty(k)
     exact = np.zeros(k, dtype=bool)
     points = np.full((k, 2, 3), np.nan)
+    rot_a, pos_a = np.ascontiguousarray(frames_a[:, :3, :3]), np.ascontiguousarray(frames_a[:, :3, 3])
+    rot_b, pos_b = np.ascontiguousarray(frames_b[:, :3, :3]), np.ascontiguousarray(frames_b[:, :3, 3])
     for i in range(k):
-        _placed(tf_a, frames_a[i])
-        _placed(tf_b, frames_b[i])
+        tf_a.setRotation(rot_a[i])
+        tf_a.setTranslation(pos_a[i])
+        tf_b.setRotation(rot_b[i])
+        tf_b.setTranslation(pos_b[i])
         result = coal.DistanceResult()
         hull = coal.distance(hull_a, tf_a, hull_b, tf_b, request, result)
         if not abs(hull) < _IMPLAUSIBLE_MM:  # EPA gave up: the hulls overlap deeply; no better bound at hand
