@@ -299,13 +299,47 @@ def _describe(error: ValidationError) -> str:
     return f"{where}: {first['msg']}{more}"
 
 
-def load_robot(name_or_path: str = DEFAULT_ROBOT) -> RobotSpec:
+#: The `robot` that means "as `robot_state_publisher` publishes it" (the node reads `robot_description` and
+#: `robot_description_semantic`); also a spec YAML's `urdf:` value with that meaning.
+ROBOT_DESCRIPTION = "robot_description"
+
+
+def load_robot(name_or_path: str = DEFAULT_ROBOT, *, urdf_text: str | None = None, srdf_text: str | None = None) -> RobotSpec:
     """Load a shipped robot by name, a spec file by path, or a URDF (`.urdf`, or XML whose root is
-    `<robot>`: contract section 7.1); ConfigError names the bad field."""
+    `<robot>`: contract section 7.1); ConfigError names the bad field.
+
+    `robot_description` (or a spec YAML whose `urdf:` is `robot_description`) is built from `urdf_text` and
+    `srdf_text`: what the node received on those topics."""
+    if name_or_path == ROBOT_DESCRIPTION or needs_description(name_or_path):
+        if not urdf_text:
+            raise ConfigError(f"robot {name_or_path!r} is read from {ROBOT_DESCRIPTION}, but no URDF was received")
+        raw: dict = {}
+        if name_or_path != ROBOT_DESCRIPTION:
+            raw = _raw(str(resolve("robots", name_or_path).resolve()))
+            raw.pop("urdf")
+            raw.pop("srdf", None)
+        return robot_from_description(urdf_text, srdf_text, spec=raw)
     path = resolve("robots", name_or_path, (".yaml", ".yml", ".urdf", ".xml"))
     if _is_urdf(path):
         return _load_urdf(str(path.resolve()), path.stat().st_mtime_ns)
     return _load(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+def needs_description(name_or_path: str) -> bool:
+    """Whether this `robot` is read from the `robot_description` topics (the node subscribes to them first)."""
+    if name_or_path == ROBOT_DESCRIPTION:
+        return True
+    try:
+        path = resolve("robots", name_or_path)
+    except ConfigError:
+        return False
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return False
+    try:
+        raw = _raw(str(path.resolve()))
+    except ConfigError:
+        return False
+    return raw.get("urdf") == ROBOT_DESCRIPTION
 
 
 def robot_from_description(urdf: str, srdf: str | None = None, *, spec: dict | None = None, base_dir: str | None = None) -> RobotSpec:
@@ -344,14 +378,19 @@ def _is_urdf(path: Path) -> bool:
     return re.search(r"<robot[\s>]", re.sub(r"<\?.*?\?>|<!--.*?-->", "", head, flags=re.S)) is not None
 
 
-@functools.lru_cache(maxsize=64)
-def _load(path: str, _mtime: int) -> RobotSpec:
+def _raw(path: str) -> dict:
     try:
         raw = yaml_text.load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"invalid robot spec {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"invalid robot spec {path}: expected a mapping at the top level")
+    return raw
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: str, _mtime: int) -> RobotSpec:
+    raw = _raw(path)
     if "urdf" in raw:
         from plan_verifier.robots.urdf import spec_with_urdf
 
