@@ -227,3 +227,26 @@ def test_random_configurations_report_exactly_the_mesh_contacts(ament, urdf: Pat
         floor += int((lowest < 0.0).sum())
         assert np.array_equal(found.world_mm[b] < 0.0, lowest < 0.0), body.name
     assert contacts > 100 and floor > 100, (contacts, floor)  # random configurations fold the arm: plenty of both
+
+
+def test_a_chain_rounded_as_vendor_urdfs_write_it_keeps_its_closed_form() -> None:
+    """Doosan's URDFs write 90 deg as 1.571 rad (90.0117 deg): the wrist axes then miss each other by a hair, so
+    the closed form runs on the idealised chain and each solution is polished on the real one."""
+    import math
+
+    from plan_verifier.kinematics import arm_for
+    from plan_verifier.robots.spec import RobotSpec, load_robot
+
+    data = load_robot("h2017").model_dump()
+    rounded = math.degrees(1.571)
+    for joint in data["kinematics"]["chain"]:
+        joint["rpy_deg"] = tuple(math.copysign(rounded, v) if abs(abs(v) - 90.0) < 1e-9 else v for v in joint["rpy_deg"])
+    arm = arm_for(RobotSpec.model_validate(data))
+    assert arm.method == "spherical_wrist_closed_form"
+    rng = np.random.default_rng(11)
+    for q in rng.uniform(np.maximum(arm.lower, -3.0), np.minimum(arm.upper, 3.0), (40, 6)):
+        result = arm.ik(arm.tcp_pose(q, 0), 0)
+        assert np.allclose(arm.nearest(result, q), q, atol=1e-6)
+    q = rng.uniform(-1.0, 1.0, (5, 6))
+    solutions, ok = arm.ik_batch(arm.tcp_pose(q, 0), 0)
+    assert ok.any(axis=1).all() and arm.reaches(solutions[ok], np.repeat(arm.tcp_pose(q, 0), ok.sum(axis=1), axis=0), 0).all()
