@@ -33,6 +33,7 @@ import numpy as np
 
 from plan_verifier.collision.bounds import segment_closest
 from plan_verifier.collision.scene import Body as SceneBody
+from plan_verifier.collision.scene import Scene
 from plan_verifier.collision import narrow
 from plan_verifier.collision.frames import pose_matrix
 from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
@@ -102,7 +103,7 @@ def tool_body(tool: ToolShape) -> Body:
     local = tool.in_flange()
     segment, radius = _bounding_segment(tool.shape)
     placed = segment @ local[:3, :3].T + local[:3, 3]
-    return Body("tool", 6, tool.shape, local, placed, radius)
+    return Body("tool", 6, tool.shape, local, placed, radius, "tool")
 
 
 def segment_distance(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: np.ndarray) -> np.ndarray:
@@ -130,11 +131,11 @@ class BodySet:
         self._segments = np.array([b.segment for b in bodies])
         self.radii = np.array([b.radius for b in bodies])
         self.motion_radii = self._motion_radii()
-        self.pairs = self._pairs()
-        self._pair_radii = self._relative_radii()
         self.on_mount = self._on_mount()
         #: The bodies as the distance engine takes them: a body on the mount is not checked against the floor.
         self.scene_bodies = tuple(SceneBody(b.name, b.shape, check_floor=not m) for b, m in zip(bodies, self.on_mount))
+        self.pairs = self._pairs()
+        self._pair_radii = self._relative_radii()
 
     # -------------------------------------------------------------- placement
 
@@ -241,8 +242,17 @@ class BodySet:
         a = np.array([p[0] for p in candidates])
         b = np.array([p[1] for p in candidates])
         gap = segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0], seg[:, b, 1]) - self.radii[a] - self.radii[b]
-        keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
-        return tuple(p for p, k in zip(candidates, keep) if k)
+        if self.arm.spec.collision_model.geometry is None:
+            keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
+            return tuple(p for p, k in zip(candidates, keep) if k)
+        # A URDF's links: touching at home by their own geometry (not their fat bounding capsules), and decided per
+        # pair of links, as an SRDF would say it (a link pair touching at home by any element is left out whole).
+        home = Scene(floor_z_mm=-1e9).distances(self.scene_bodies, np.swapaxes(self.poses(arm.home[None]), 0, 1), candidates,
+                                                cutoff_mm=0.0).self_mm[:, 0]
+        touching = {frozenset((self.bodies[i].owner, self.bodies[j].owner)) for (i, j), d in zip(candidates, home) if d < 0.0}
+        always = np.all(gap[1:] <= 0.0, axis=0)
+        return tuple(p for p, stuck in zip(candidates, always)
+                     if not stuck and frozenset((self.bodies[p[0]].owner, self.bodies[p[1]].owner)) not in touching)
 
 
 def link_bodies(arm: Arm) -> tuple[Body, ...]:
