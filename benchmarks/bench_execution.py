@@ -10,7 +10,8 @@ cycle (10 commands, four of them linear moves) repeated and cut to N - 1 command
 End() — so even the 10-command program moves — and the TDL corpus. Each is measured cold (the
 execution level's result caches emptied before every verification: a plan never seen) and
 warm (kept: the same plan verified again, every motion remembered). Usage:
-    .venv/bin/python benchmarks/bench_execution.py [--repeat N] [--sizes 10,100,1000] [--cell NAME]
+    .venv/bin/python benchmarks/bench_execution.py [--repeat N] [--sizes 10,100,1000] [--cell NAME] [--robot R]
+    .venv/bin/python benchmarks/bench_execution.py --interleave ur10e,ur5e,test/fixtures/robots/ur5_urdf.yaml --sizes 100
 """
 
 from __future__ import annotations
@@ -83,6 +84,27 @@ def measure(verifier: Verifier, text: str, repeat: int, warm: bool = False) -> d
             "ran": execution is not None and execution.unavailable is None}
 
 
+def interleave(robots: list[str], sizes: list[int], repeat: int, graph) -> None:
+    """Each robot verifies the same programs in turn, round after round: the ratio survives the machine's moods."""
+    verifiers = {robot: Verifier(robot, graph=graph, level="STANDARD") for robot in robots}
+    print(f"execution stage, cold, median (min) ms over {repeat} interleaved rounds; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    for size in sizes:
+        text = program(size)
+        stage: dict[str, list[float]] = {robot: [] for robot in robots}
+        for verifier in verifiers.values():
+            verifier.verify(text, options=ON)
+        for _ in range(repeat):
+            for robot, verifier in verifiers.items():
+                forget(verifier)
+                stage[robot].append(verifier.verify(text, options=ON).timings_ms.get("execution", 0.0))
+        first = statistics.median(stage[robots[0]])
+        for robot, values in stage.items():
+            model = "capsules" if verifiers[robot].robot.collision_model.conservative else "exact geometry"
+            print(f"{size:>6} commands  {robot:<48} {model:<15} {statistics.median(values):8.1f} ({min(values):.1f})"
+                  f"  {statistics.median(values) / first:5.2f}x")
+
+
 def row(label: str, m: dict) -> str:
     cost = m["on"] - m["off"]
     per_motion = f"{cost / m['motions']:.3f}" if m["motions"] else "-"
@@ -100,7 +122,13 @@ def main() -> None:
                         "test/fixtures/robots/ur5_urdf.yaml: the UR5's meshes, with AMENT_PREFIX_PATH including "
                         ".venv/lib/python3.11/site-packages/cmeel.prefix)")
     parser.add_argument("--no-corpus", action="store_true", help="the synthetic programs only")
+    parser.add_argument("--interleave", help="comma-separated robots (names, spec files, URDFs): the execution stage of each "
+                        "--sizes program, cold, the robots taking turns in the same rounds (exact meshes against capsules)")
     args = parser.parse_args()
+    if args.interleave:
+        interleave([r.strip() for r in args.interleave.split(",") if r.strip()], [int(s) for s in args.sizes.split(",")],
+                   args.repeat, open_graph(cell=args.cell) if args.cell else None)
+        return
     graph = open_graph(cell=args.cell) if args.cell else None
     verifier = Verifier(args.robot, graph=graph, level="STANDARD")
     model = "exact geometry" if not verifier.robot.collision_model.conservative else "capsules"
