@@ -313,7 +313,7 @@ def load_mesh(path: str, scale: tuple[float, float, float]) -> tuple[Mesh, np.nd
     model.buildConvexHull(False, "Qt")
     hull = np.array(model.convex.points(), dtype=float)
     centre = hull.mean(axis=0)
-    _, _, axes = np.linalg.svd(hull - centre)
+    _, _, axes = np.linalg.svd(hull - centre, full_matrices=False)  # the principal direction; no (H, H) factor
     axis = axes[0]
     along = (hull - centre) @ axis
     across = np.linalg.norm((hull - centre) - np.outer(along, axis), axis=1)
