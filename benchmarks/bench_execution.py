@@ -10,7 +10,8 @@ cycle (10 commands, four of them linear moves) repeated and cut to N - 1 command
 End() — so even the 10-command program moves — and the TDL corpus. Each is measured cold (the
 execution level's result caches emptied before every verification: a plan never seen) and
 warm (kept: the same plan verified again, every motion remembered). Usage:
-    .venv/bin/python benchmarks/bench_execution.py [--repeat N] [--sizes 10,100,1000] [--cell NAME]
+    .venv/bin/python benchmarks/bench_execution.py [--repeat N] [--sizes 10,100,1000] [--cell NAME] [--robot R]
+    .venv/bin/python benchmarks/bench_execution.py --interleave ur10e,ur5e,test/fixtures/robots/ur5_urdf.yaml --sizes 100
 """
 
 from __future__ import annotations
@@ -83,6 +84,27 @@ def measure(verifier: Verifier, text: str, repeat: int, warm: bool = False) -> d
             "ran": execution is not None and execution.unavailable is None}
 
 
+def interleave(robots: list[str], sizes: list[int], repeat: int, graph) -> None:
+    """Each robot verifies the same programs in turn, round after round: the ratio survives the machine's moods."""
+    verifiers = {robot: Verifier(robot, graph=graph, level="STANDARD") for robot in robots}
+    print(f"execution stage, cold, median (min) ms over {repeat} interleaved rounds; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    for size in sizes:
+        text = program(size)
+        stage: dict[str, list[float]] = {robot: [] for robot in robots}
+        for verifier in verifiers.values():
+            verifier.verify(text, options=ON)
+        for _ in range(repeat):
+            for robot, verifier in verifiers.items():
+                forget(verifier)
+                stage[robot].append(verifier.verify(text, options=ON).timings_ms.get("execution", 0.0))
+        first = statistics.median(stage[robots[0]])
+        for robot, values in stage.items():
+            model = "capsules" if verifiers[robot].robot.collision_model.conservative else "exact geometry"
+            print(f"{size:>6} commands  {robot:<48} {model:<15} {statistics.median(values):8.1f} ({min(values):.1f})"
+                  f"  {statistics.median(values) / first:5.2f}x")
+
+
 def row(label: str, m: dict) -> str:
     cost = m["on"] - m["off"]
     per_motion = f"{cost / m['motions']:.3f}" if m["motions"] else "-"
@@ -96,10 +118,21 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--cell", help="verify against this cell (its floor and collision objects); default: none (the floor only)")
+    parser.add_argument("--robot", default="ur10e", help="a shipped robot, a spec file or a URDF (e.g. "
+                        "test/fixtures/robots/ur5_urdf.yaml: the UR5's meshes, with AMENT_PREFIX_PATH including "
+                        ".venv/lib/python3.11/site-packages/cmeel.prefix)")
+    parser.add_argument("--no-corpus", action="store_true", help="the synthetic programs only")
+    parser.add_argument("--interleave", help="comma-separated robots (names, spec files, URDFs): the execution stage of each "
+                        "--sizes program, cold, the robots taking turns in the same rounds (exact meshes against capsules)")
     args = parser.parse_args()
+    if args.interleave:
+        interleave([r.strip() for r in args.interleave.split(",") if r.strip()], [int(s) for s in args.sizes.split(",")],
+                   args.repeat, open_graph(cell=args.cell) if args.cell else None)
+        return
     graph = open_graph(cell=args.cell) if args.cell else None
-    verifier = Verifier("ur10e", graph=graph, level="STANDARD")
-    print(f"in-process, STANDARD, UR10e{', cell ' + args.cell if args.cell else ', no cell (the floor only)'}; median ms; "
+    verifier = Verifier(args.robot, graph=graph, level="STANDARD")
+    model = "exact geometry" if not verifier.robot.collision_model.conservative else "capsules"
+    print(f"in-process, STANDARD, {verifier.robot.model} ({model}){', cell ' + args.cell if args.cell else ', no cell (the floor only)'}; median ms; "
           f"cost = on - off; path = the sampled TCP path; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'program':>24} {'off ms':>8} {'on ms':>8} {'on/off':>7} {'cost ms':>8} {'stage ms':>8} {'motions':>7} {'path m':>7} "
           f"{'ms/motion':>9} {'ms/m':>8}")
@@ -107,6 +140,8 @@ def main() -> None:
         print(row(f"{size} commands", measure(verifier, program(size), max(3, min(args.repeat, 3000 // size)))), flush=True)
         print(row(f"{size} commands, warm", measure(verifier, program(size), max(3, min(args.repeat, 3000 // size)), warm=True)),
               flush=True)
+    if args.no_corpus:
+        return
     corpus = sorted(CORPUS.glob("*.t*"))
     results = [measure(verifier, p.read_text(encoding="utf-8"), max(3, args.repeat // 3)) for p in corpus]
     total = {"on": sum(r["on"] for r in results), "off": sum(r["off"] for r in results), "stage": sum(r["stage"] for r in results),

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from plan_verifier.collision.scene import Body, Scene
+from plan_verifier.collision.scene import Scene
 from plan_verifier.execution.job import Job, Segment
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import NoKinematicsError, arm_for
@@ -81,7 +81,7 @@ class Contacts:
     def contact(self, q_deg: np.ndarray, tool: int | str | None) -> str | None:
         """The deepest contact of the arm at `q_deg` with `tool` mounted, worded; None when clear."""
         bodies = body_set(self.arm, self._shape(tool))
-        shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
+        shapes = list(bodies.scene_bodies)
         frames = np.swapaxes(bodies.poses(np.radians(np.asarray(q_deg, dtype=float))[None, :]), 0, 1)
         found = self.scene.distances(shapes, frames, list(bodies.pairs), cutoff_mm=self.scene.clearance_mm)
         world = found.world_mm[:, 0]

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from plan_verifier.collision.frames import pose_matrix
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 from plan_verifier.findings import Category, Finding, Severity
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import Arm
@@ -237,6 +237,8 @@ def outline(shape: Shape, transform: np.ndarray, axes: tuple[int, int]) -> np.nd
     elif isinstance(shape, Box):
         half = np.array([shape.sx, shape.sy, shape.sz]) / 2.0
         local = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * half
+    elif isinstance(shape, Mesh):  # a mesh link: the outline of its convex hull
+        local = shape.hull
     else:
         raise TypeError(f"no outline for {type(shape).__name__}")
     world = local @ transform[:3, :3].T + centre

@@ -127,14 +127,24 @@ class Approach:
     clearance_mm: float
 
 
+#: Why a motion was not simulated: its target or path cannot be evaluated before run time ...
+UNEVALUABLE = "unevaluable"
+#: ... or an earlier motion failed (no IK solution, a path that breaks off), where the controller stops the program:
+#: a consequence of that motion's own finding, not a second mistake.
+AFTER_FAILURE = "after_failure"
+
+
 @dataclass(frozen=True, slots=True)
 class NotSimulated:
-    """A motion the simulation could not follow (its target is only known at run time)."""
+    """A motion the simulation could not follow: `cause` is `UNEVALUABLE` (its target is only known at run
+    time) or `AFTER_FAILURE` (the motion of step `after_step` failed and the robot stops there)."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    cause: str = UNEVALUABLE
+    after_step: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,6 +192,9 @@ class Execution:
     #: The closest any body came to the floor or an obstacle over the whole run (mm, at least this), and what.
     closest_mm: float | None = None
     closest: tuple[int, str, str] | None = None  # (step, body, floor or obstacle)
+    #: `exact`: the links' own geometry (a URDF's meshes and primitives) decided every contact; `conservative`:
+    #: capsules enclosing the links did, so a reported contact may be one the real links do not have.
+    body_model: str = "conservative"
 
     def motion_at(self, step: int) -> tuple[SimulatedMotion, ...]:
         return tuple(m for m in self.motions if m.motion.step == step)
@@ -202,5 +215,6 @@ class Execution:
             "closest_mm": round(self.closest_mm, 1) if self.closest_mm is not None else None,
             "closest": {"step": self.closest[0], "body": self.closest[1], "to": self.closest[2]} if self.closest else None,
             "proven": all(m.proven for m in self.motions),
+            "body_model": self.body_model,
         }
         return out

@@ -104,10 +104,13 @@ def open_graph_port(settings: Settings) -> GraphPort | None:
 
 
 class VerificationService:
-    def __init__(self, settings: Settings) -> None:
-        """Open everything; ConfigError (with the reason) when the spec, graph or log directory is unusable."""
+    def __init__(self, settings: Settings, robot_description: tuple[str, str | None] | None = None) -> None:
+        """Open everything; ConfigError (with the reason) when the spec, graph or log directory is unusable.
+
+        `robot_description`: the URDF and SRDF text the node received, for a `robot` read from them."""
         self.settings = settings
-        self.robot = load_robot(settings.robot)
+        urdf, srdf = robot_description or (None, None)
+        self.robot = load_robot(settings.robot, urdf_text=urdf, srdf_text=srdf)
         self._graph = open_graph_port(settings)
         try:
             self.graph_description = self._graph.describe() if self._graph else "no graph (TDL checks only)"

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from plan_verifier.findings import Category, Severity
+from plan_verifier.motion.facts import AFTER_FAILURE
 from plan_verifier.rules import register
 from plan_verifier.rules.base import Rule
 
@@ -14,7 +15,10 @@ class RKin000(Rule):
     be simulated: the plan is rejected (CRITICAL, outcome UNKNOWN, reason code
     `exec_unavailable`) rather than approved on missing evidence — add the
     kinematics to the spec, or verify at `--level BASIC`, which has no
-    execution level. Motions whose target is only known at run time (a pose
+    execution level. After a motion that fails (no IK solution, a path that
+    breaks off) the controller stops the program: the motions after it are
+    not simulated, and one INFO finding says so, tied to the failing step
+    (its own CRITICAL finding is the one mistake). Motions whose target is only known at run time (a pose
     computed from a variable the program reads at run time, a cell position
     without coordinates) are not simulated: one INFO finding lists them and
     the outcome is UNKNOWN; the graph's :ONLY_ALLOWED_MOVE_TO edges still vouch
@@ -44,7 +48,15 @@ class RKin000(Rule):
                                indeterminate=True, evidence={"robot": ctx.robot.name},
                                suggestion="Add kinematics (dh or chain) to the robot spec, or verify at --level BASIC (no execution level)")
             return
-        skipped = execution.not_simulated
+        after = [n for n in execution.not_simulated if n.cause == AFTER_FAILURE]
+        if after:  # a consequence of an earlier motion's own CRITICAL finding, not a second mistake
+            steps = [n.step for n in after]
+            yield self.finding(f"{len(after)} motion(s) not simulated after step {after[0].after_step}, whose motion fails: "
+                               f"the controller stops the program there (steps {', '.join(map(str, steps[:6]))}{' ...' if len(steps) > 6 else ''})",
+                               severity=Severity.INFO, span=after[0].span, step=after[0].step,
+                               evidence={"steps": steps, "after_step": after[0].after_step, "cause": AFTER_FAILURE},
+                               suggestion=f"Fix step {after[0].after_step} first; the motions after it are checked once it runs")
+        skipped = [n for n in execution.not_simulated if n.cause != AFTER_FAILURE]
         if not skipped:
             return
         steps = [n.step for n in skipped]

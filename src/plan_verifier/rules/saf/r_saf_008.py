@@ -18,7 +18,9 @@ class RSaf008(Rule):
     The HEADER entry ``PAYLOAD_KG`` and every ``SetWorkpieceWeight(weight,
     cog)`` are compared with ``rated_payload_kg`` of the robot spec. A payload
     above the rating overloads the arm; a negative weight is meaningless and
-    makes the controller's load compensation wrong. Both are CRITICAL.
+    makes the controller's load compensation wrong. Both are CRITICAL. A robot
+    read from a URDF alone has no rated payload: a positive payload is then a
+    WARNING that it was not checked.
 
     **Unsafe**::
 
@@ -35,6 +37,7 @@ class RSaf008(Rule):
     id = "R-SAF-008"
     name = "payload"
     severity = Severity.CRITICAL
+    emits = (Severity.CRITICAL, Severity.WARNING)
     category = Category.SAFETY
 
     def check(self, ctx):
@@ -55,6 +58,11 @@ class RSaf008(Rule):
         if weight < 0:
             yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) is negative", span=span, step=step,
                                evidence=evidence, suggestion="Give the workpiece mass in kg (0 or more)")
+        elif rated is None:
+            if weight > 0:
+                yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) is not checked: the robot model gives no rated "
+                                   f"payload (a URDF has none)", severity=Severity.WARNING, span=span, step=step,
+                                   evidence=evidence, suggestion="Give rated_payload_kg in a robot spec YAML that names the URDF")
         elif weight > rated:
             yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) exceeds the rated payload of "
                                f"{fmt_number(rated)} kg of the {ctx.robot.model}",
