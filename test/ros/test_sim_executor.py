@@ -242,8 +242,9 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         assert not status.matching(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_SUCCEEDED)
         assert faulty.stop() == 0, faulty.log()
 
+        # An arm somewhere else than the approval was verified from: refused by default (max_start_offset_deg 0.5).
         elsewhere = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0",
-                              "start_joints_deg:=0,-90,90,-90,-90,0", "max_start_offset_deg:=1.0")
+                              "start_joints_deg:=0,-90,90,-90,-90,0")
         status = ros.subscribe(ExecutionStatus, f"{elsewhere.fqn}/status")
         assert status.wait_matched(), elsewhere.log()
         refused = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_REJECTED, 60)
