@@ -100,10 +100,10 @@ def candidates(arm: Arm, scene: Scene, pose: np.ndarray, tcp: np.ndarray, shape:
     reference = arm.home if reference is None else reference
     result = arm.ik(pose, tcp, q_near=reference)
     variants, distance = arm.nearest_each(np.array([s.q for s in result.feasible]), reference)
-    found: list[np.ndarray] = []
-    for k in np.argsort(distance, kind="stable"):
-        if np.isfinite(distance[k]) and not any(np.all(np.abs(variants[k] - q) < _SAME_RAD) for q in found):
-            found.append(variants[k])
+    order = [k for k in np.argsort(distance, kind="stable") if np.isfinite(distance[k])]
+    variants = variants[order]
+    same = np.all(np.abs(variants[:, None] - variants[None]) < _SAME_RAD, axis=-1)  # (K, K): one configuration twice
+    found = [q for k, q in enumerate(variants) if not same[k, :k].any()]
     return Candidates(tuple(check(arm, scene, found, shape)), len(result.solutions))
 
 
@@ -115,11 +115,12 @@ def check(arm: Arm, scene: Scene, configurations, shape: ToolShape | None) -> li
     bodies = body_set(arm, shape)
     swept = sweep(scene, bodies, [(np.array([1.0]), q[None], _standing) for q in configurations], [("static",)] * len(configurations))
     names = [b.name for b in bodies.bodies]
+    targets = scene.targets
     out = []
     for q, result in zip(configurations, swept):
         world, target, own = result.world[:, 0], result.world_target[:, 0], result.own[:, 0]
         near = (target >= 0) & (world < scene.clearance_mm)
-        contacts = [StartContact(names[b], scene.targets[target[b]], "floor" if target[b] == 0 else "object", float(-world[b]))
+        contacts = [StartContact(names[b], targets[target[b]], "floor" if target[b] == 0 else "object", float(-world[b]))
                     for b in np.flatnonzero(near & (world < 0))]
         contacts += [StartContact(names[bodies.pairs[n][0]], names[bodies.pairs[n][1]], "self", float(-own[n]))
                      for n in np.flatnonzero(own < 0)]
