@@ -334,6 +334,12 @@ class Arm:
         i = int(np.argmin(cost))
         return best[i] if np.isfinite(cost[i]) else None
 
+    def nearest_each(self, solutions: np.ndarray, q_current: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each solution (S, 6) at its within-limits 2*pi variant nearest to `q_current`, and that distance (`nearest`'s
+        metric; inf: no variant within limits): every configuration the arm could take for one target, ranked."""
+        q = np.asarray(solutions, dtype=float).reshape(-1, 6)
+        return self._nearest_variants(q, np.asarray(q_current, dtype=float))
+
     def _nearest_variants(self, q: np.ndarray, current: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         k = np.round((current - q) / (2 * np.pi))
         options = q[..., None] + 2 * np.pi * (k[..., None] + np.array([-1.0, 0.0, 1.0]))  # (S, 6, 3)

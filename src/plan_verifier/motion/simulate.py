@@ -1,7 +1,8 @@
 """The execution level (seed 004's L3): the plan run in a kinematic simulation of the cell.
 
-From the start configuration (the robot's real joints when known, else the
-start position's, else the spec's `home_joints_deg`) every motion of the plan
+From the start configuration (the robot's real joints when known, else one it
+can be standing in at the start position — `motion.start` —, else the spec's
+`home_joints_deg`) every motion of the plan
 (`motion.program`) is run as a controller runs it (`motion.paths`): a
 Cartesian target is reached by the IK solution nearest to where the arm is, a
 joint move interpolates in joint space, a linear or circular move follows its
@@ -57,6 +58,7 @@ from plan_verifier.motion.facts import (
 from plan_verifier.kinematics.rigid import invert
 from plan_verifier.motion.paths import CartesianPath, Samples, joint_at, joint_samples, solve_paths
 from plan_verifier.motion.program import CIRCULAR_PATH, JOINT_PATH, Motion, ToolRef, Unknown, Waypoint, motion_program
+from plan_verifier.motion.start import assumed_start
 from plan_verifier.motion.sweep import SweptPath, sweep
 from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
@@ -91,15 +93,20 @@ class _Planned:
     cartesian: CartesianPath | None
 
 
-def simulate_execution(plan: Plan, robot: RobotSpec, cell: Cell | None, start: Any, trace: Simulation | None) -> Execution:
-    """Run the plan. `start` has `.position`, `.tool`, `.joints` (deg or None) and `.joints_source`."""
+def simulate_execution(plan: Plan, robot: RobotSpec, cell: Cell | None, start: Any, trace: Simulation | None,
+                       follow: Execution | None = None) -> Execution:
+    """Run the plan. `start` has `.position`, `.tool`, `.joints` (deg or None) and `.joints_source`.
+
+    `follow`: a run of the same plan from another start. Where this run reaches the configuration
+    that one had at the beginning of a step, the rest would be the same: it stops there
+    (`Execution.joined_at`), and its facts cover the steps before."""
     try:
         arm = arm_for(robot)
     except NoKinematicsError as exc:
         return Execution(unavailable=str(exc))
     floor = robot.limits.z.min_mm
     scene = Scene.from_cell(cell, default_floor_z_mm=floor) if cell is not None else Scene(floor_z_mm=floor)
-    return _Run(arm, cell, scene).run(motion_program(plan, cell, trace), start)
+    return _Run(arm, cell, scene).run(motion_program(plan, cell, trace), start, follow)
 
 
 class _Run:
@@ -123,13 +130,17 @@ class _Run:
         #: The step of the motion that failed (the controller stops there), once one has.
         self.failed: int | None = None
 
-    def run(self, program, start: Any) -> Execution:
+    def run(self, program, start: Any, follow: Execution | None = None) -> Execution:
         q, start_fact = self.start(start)
         items = [self.own_joints(item) for item in program.items]
         mounts = {i: (self.mount(m.tool, m), self.mount(m.pose_tool, None) if m.pose_tool is not None else None)
                   for i, m in enumerate(items) if isinstance(m, Motion)}
         self.solve_targets(items, mounts)
-        known = True  # the configuration is the one the previous motion ended in
+        # The configuration is the one the previous motion ended in; a start the robot cannot be in (R-KIN-009) is not
+        # one: the first motion's target is checked where it is, but not the way there.
+        known = start_fact.problem is None
+        passed = np.full((len(items), len(q)), np.nan)
+        joined = None
         i = 0
         while i < len(items):
             item = items[i]
@@ -140,6 +151,11 @@ class _Run:
                     AFTER_FAILURE, self.failed))
                 i += 1
                 continue
+            if known:
+                passed[i] = q
+                if follow is not None and _joins(follow, items, i, q):
+                    joined = item.step
+                    break
             if isinstance(item, Unknown):
                 self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason))
                 known = False
@@ -160,29 +176,22 @@ class _Run:
         return Execution(None, start_fact, motions, tuple(self.targets), tuple(self.breaks), tuple(self.singular),
                          tuple(self.speeds), tuple(self.tools), approaches, tuple(self.not_simulated),
                          self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest,
-                         "conservative" if self.arm.spec.collision_model.conservative else "exact")
+                         "conservative" if self.arm.spec.collision_model.conservative else "exact",
+                         passed=passed, joined_at=joined)
 
     # ------------------------------------------------------------------ start
 
     def start(self, start: Any) -> tuple[np.ndarray, Start]:
+        """The robot's joints when given, else a configuration it can be standing in at the start position (`motion.start`)."""
         joints = getattr(start, "joints", None)
         if joints is not None:
             values = tuple(float(j) for j in joints)
             return np.radians(values), Start(values, getattr(start, "joints_source", None) or "request")
-        position = self.cell.positions.get(start.position) if self.cell is not None and start.position else None
-        if position is not None and self.taught.usable(position):
-            values = tuple(float(j) for j in position.joints)
-            return np.radians(values), Start(values, f"position '{position.name}'")
-        if position is not None and position.pose is not None and len(position.pose) == 6:
-            tool = ToolRef(name=start.tool if start.tool and start.tool != "none" else None)
-            docked = self.cell.tool_at(position.name) if position.role == "tool_mount" else None
-            mount = self.mount(ToolRef(name=docked) if docked else tool, None)
-            result = self.arm.ik(cell_pose_matrix(position.pose), mount.tcp, q_near=self.arm.home)
-            q = self.arm.nearest(result.feasible, self.arm.home)
-            if q is not None:
-                return q, Start(_deg(q), f"position '{position.name}'")
-        home = self.arm.home
-        return home.copy(), Start(_deg(home), "home_joints_deg")
+        return assumed_start(self.arm, self.scene, self.cell, start.position, start.tool, self.taught, self._cell_tool)
+
+    def _cell_tool(self, name: str | None) -> tuple[np.ndarray, ToolShape | None]:
+        mount = self.mount(ToolRef(name=name) if name else None, None)
+        return mount.tcp, mount.shape
 
     def own_joints(self, item):
         """A move to a cell position whose taught joints are another robot's goes to its pose instead."""
@@ -460,6 +469,12 @@ class _Run:
         return out
 
 
+def _joins(other: Execution, items: list, i: int, q: np.ndarray) -> bool:
+    """Whether a run at item `i` in configuration `q` is where `other` was: at a step's first item, exactly."""
+    return (other.passed is not None and 0 < i < len(other.passed) and items[i].step != items[i - 1].step
+            and bool(np.array_equal(other.passed[i], q)))
+
+
 def _path_key(p: _Planned) -> tuple | None:
     """What the motion's evaluator computes between samples, as a value (the sweep cache's key; None: not cached)."""
     if p.cartesian is not None:
@@ -489,10 +504,6 @@ class _JointAt:
 def _static(s: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A single configuration: nothing between samples to evaluate."""
     return near, np.ones(len(s), dtype=bool)
-
-
-def _deg(q: np.ndarray) -> tuple[float, ...]:
-    return tuple(round(float(v), 6) for v in np.degrees(q))
 
 
 def _xyz(t: np.ndarray) -> tuple[float, float, float]:
