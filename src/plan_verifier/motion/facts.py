@@ -129,12 +129,15 @@ class Approach:
 
 @dataclass(frozen=True, slots=True)
 class NotSimulated:
-    """A motion the simulation could not follow (its target is only known at run time)."""
+    """A motion the simulation could not follow (its target is only known at run time, or beyond any arm):
+    the parameter and the expression as written."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    param: str = "target_pose"
+    expression: str = ""
 
 
 @dataclass(frozen=True, eq=False)

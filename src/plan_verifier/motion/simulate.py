@@ -126,7 +126,7 @@ class _Run:
         while i < len(items):
             item = items[i]
             if isinstance(item, Unknown):
-                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason))
+                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason, item.param, item.expression))
                 known = False
                 i += 1
                 continue

@@ -14,25 +14,35 @@ class RKin000(Rule):
     be simulated: the plan is rejected (CRITICAL, outcome UNKNOWN, reason code
     `exec_unavailable`) rather than approved on missing evidence — add the
     kinematics to the spec, or verify at `--level BASIC`, which has no
-    execution level. Motions whose target is only known at run time (a pose
-    computed from a variable the program reads at run time, a cell position
-    without coordinates) are not simulated: one INFO finding lists them and
-    the outcome is UNKNOWN; the graph's :ONLY_ALLOWED_MOVE_TO edges still vouch
-    for moves between taught positions.
+    execution level.
+
+    A motion the simulation cannot follow rejects the plan as well (CRITICAL,
+    outcome UNKNOWN, reason code `insufficient_evidence`), one finding per
+    motion naming its step and the expression: a target only known at run
+    time (a pose computed from a value the program reads as it runs, a name
+    defined nowhere — R-CON-008 and R-CON-001 say why), a cell position
+    without coordinates (give it a `pose` or `joints`), or a target beyond any
+    arm (a coordinate beyond 100 m, an angle beyond 10,000°: R-SAF-001 and
+    R-SAF-007 reject those too). Neither that motion nor the way from it to
+    the next target was checked for collisions, joint limits or
+    singularities, and a plan is never approved on a motion nobody checked.
+    Nor on one whose collision sweep could not prove every instant clear
+    (`motion.sweep` gives up after 24 rounds of halving its segments).
 
     **Unsafe**::
 
         plan-verify check job.tdl --robot my_arm_without_kinematics.yaml
+        SPAWN MoveLinear(target_pose=GetCurrentPose() * Trans(0, 0, 100, 0, 0, 0), ...) WITH WAIT;  // not simulated
 
     **Safe**::
 
         plan-verify check job.tdl --robot ur10e
+        SPAWN MoveLinear(target_pose=PosX(450, -300, 300, 180, 0, 90), ...) WITH WAIT;
     """
 
     id = "R-KIN-000"
     name = "execution-level-ran"
     severity = Severity.CRITICAL
-    emits = (Severity.CRITICAL, Severity.INFO)
     category = Category.EXECUTION
     formats = frozenset({"tdl", "json"})
     reason_code = "exec_unavailable"
@@ -44,14 +54,22 @@ class RKin000(Rule):
                                indeterminate=True, evidence={"robot": ctx.robot.name},
                                suggestion="Add kinematics (dh or chain) to the robot spec, or verify at --level BASIC (no execution level)")
             return
-        skipped = execution.not_simulated
-        if not skipped:
-            return
-        steps = [n.step for n in skipped]
-        first = skipped[0]
-        more = f" (and {len(skipped) - 1} more: steps {', '.join(map(str, steps[1:6]))}{' ...' if len(steps) > 6 else ''})" if len(skipped) > 1 else ""
-        yield self.finding(f"{len(skipped)} motion(s) not simulated: step {first.step} {first.command}: {first.reason}{more}",
-                           severity=Severity.INFO, span=first.span, step=first.step, indeterminate=True,
-                           evidence={"steps": steps, "reasons": sorted({n.reason for n in skipped})},
-                           suggestion="Give the targets as poses the verifier can evaluate (PosX/PosJ literals, DEFINE, Assign), "
-                                      "and the cell's positions coordinates (pose or joints)")
+        for skipped in execution.not_simulated:
+            yield self.finding(
+                f"Step {skipped.step} {skipped.command} was not simulated: {skipped.reason}; neither the motion nor the way "
+                f"to the next target was checked (plan rejected: fail closed)",
+                span=skipped.span, step=skipped.step, indeterminate=True,
+                evidence={"step": skipped.step, "command": skipped.command, "param": skipped.param,
+                          "expression": skipped.expression, "reason": skipped.reason, "reason_code": "insufficient_evidence"},
+                suggestion="Give the target as numbers the verifier can evaluate (a PosX/PosJ literal, a DEFINE, an Assign of a literal) "
+                           "and the cell's positions coordinates (pose or joints); a value known only at run time needs the plan "
+                           "re-verified with that value")
+        for motion in execution.motions:
+            if not motion.proven:
+                ref = motion.motion
+                yield self.finding(
+                    f"Step {ref.step} {ref.command} to {ref.target}: the collision sweep could not prove every instant of the motion "
+                    f"clear (plan rejected: fail closed)",
+                    span=ref.span, step=ref.step, indeterminate=True,
+                    evidence={"step": ref.step, "command": ref.command, "target": ref.target, "reason_code": "insufficient_evidence"},
+                    suggestion="Split the motion with a waypoint; please report the plan (a verifier limit)")
