@@ -35,7 +35,8 @@ class RCon008(Rule):
     evaluate (``A + B`` of two poses, a comparison, a pose where a number
     belongs) is CRITICAL too, with reason code ``insufficient_evidence``.
 
-    Names defined nowhere are R-CON-001's and non-finite numbers R-SYN-011's;
+    The findings say a check could not run (outcome UNKNOWN). Names defined
+    nowhere are R-CON-001's and non-finite numbers R-SYN-011's;
     this rule reports everything else that keeps a value from being known. It
     runs at every level, BASIC included: a target nobody could evaluate is
     never approved, whichever checks were asked for.
@@ -87,18 +88,18 @@ class RCon008(Rule):
             if runtime:
                 return self.finding(
                     f"{where}: '{unresolved.text}' is only known when the program runs{why}; it was not checked",
-                    span=step.arg_span(param), step=step.index, evidence=evidence,
+                    span=step.arg_span(param), step=step.index, evidence=evidence, indeterminate=True,
                     suggestion="Resubmit the plan with the value as numbers (a PosX/PosJ literal, a number), so that it is "
                                "verified with the value in it")
             return self.finding(
                 f"{where}: '{unresolved.text}' cannot be evaluated{why}; it was not checked",
-                span=step.arg_span(param), step=step.index, evidence=evidence,
+                span=step.arg_span(param), step=step.index, evidence=evidence, indeterminate=True,
                 suggestion="Write the value as numbers, a PosX/PosJ literal or a name DEFINE'd as one")
         wrong = _wrong_kind(kind, value)
         if wrong is None:
             return None
         return self.finding(f"{where}: its value is {wrong}, not {_WANTED[kind]}; it was not checked",
-                            span=step.arg_span(param), step=step.index,
+                            span=step.arg_span(param), step=step.index, indeterminate=True,
                             evidence={"step": step.index, "command": step.command, "param": param, "value": wrong,
                                       "reason_code": "insufficient_evidence"},
                             suggestion=f"Give {_WANTED[kind]}")

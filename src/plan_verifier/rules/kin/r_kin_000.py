@@ -61,9 +61,9 @@ class RKin000(Rule):
                 span=skipped.span, step=skipped.step, indeterminate=True,
                 evidence={"step": skipped.step, "command": skipped.command, "param": skipped.param,
                           "expression": skipped.expression, "reason": skipped.reason, "reason_code": "insufficient_evidence"},
-                suggestion="Give the target as numbers the verifier can evaluate (a PosX/PosJ literal, a DEFINE, an Assign of a literal) "
-                           "and the cell's positions coordinates (pose or joints); a value known only at run time needs the plan "
-                           "re-verified with that value")
+                suggestion=_NO_COORDINATES.format(skipped.expression) if skipped.param == "target" and "no coordinates" in skipped.reason
+                else "Give the target as numbers the verifier can evaluate (a PosX/PosJ literal, a DEFINE, an Assign of a literal); "
+                     "a value known only at run time needs the plan verified again with that value")
         for motion in execution.motions:
             if not motion.proven:
                 ref = motion.motion
@@ -73,3 +73,7 @@ class RKin000(Rule):
                     span=ref.span, step=ref.step, indeterminate=True,
                     evidence={"step": ref.step, "command": ref.command, "target": ref.target, "reason_code": "insufficient_evidence"},
                     suggestion="Split the motion with a waypoint; please report the plan (a verifier limit)")
+
+
+_NO_COORDINATES = ("Give position '{}' a pose or joints in the cell, or verify against a graph without coordinates at --level BASIC "
+                   "(graph checks only, nothing simulated)")
