@@ -53,12 +53,12 @@ MUTATION_SEED = 20260614
 #: Mutants per seed plan, by family.
 GENERAL_PER_BASE = 4
 UNEVALUABLE_PER_BASE = 2
-UNTOUCHED_PER_BASE = 2
-JSON_PER_BASE = 4
+UNTOUCHED_PER_BASE = 4
+JSON_PER_BASE = 8
 ACTIONS_PER_BASE = 3
 #: The execution level's work budget: configurations sampled (after the sweep's refinement) per motion.
 #: A motion within the physical bounds (`motion.program.PHYSICAL_MM`/`PHYSICAL_DEG`) stays far below it.
-SAMPLES_PER_MOTION = 20_000
+SAMPLES_PER_MOTION = 10_000
 
 INSTRUCTION = "Pick up the part at the first position and place it at the second position, then return home."
 

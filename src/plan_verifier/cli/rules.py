@@ -110,7 +110,7 @@ column of the expression, naming the step:
 | `no_coordinates` | a cell position with neither `pose` nor `joints` | R-KIN-000 (the execution level) | `insufficient_evidence` |
 
 At STANDARD and FULL a motion the execution level could not simulate — its target is one of the above,
-or beyond any arm (a coordinate beyond 100 m, a joint beyond 10,000°) — is one more CRITICAL R-KIN-000
+or beyond what the simulation follows (a coordinate beyond 100 m, a joint beyond ±720°) — is one more CRITICAL R-KIN-000
 finding per motion (`insufficient_evidence`), as is a motion whose collision sweep could not be proven.
 
 `reverify_with_value` means: the plan must be verified again with the value in it. The planner does

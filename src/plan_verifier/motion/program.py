@@ -37,11 +37,11 @@ from plan_verifier.ir import JOINT, Plan, Pose, Step
 JOINT_PATH = "joint"
 LINEAR_PATH = "linear"
 CIRCULAR_PATH = "circular"
-#: Beyond these no arm goes (100 m; 10,000 degrees, 28 turns): a target with such a position or joint angle is
-#: not simulated (its motion would be sampled into millions of points), and the safety rules reject it (reach,
-#: joint limits).
+#: Beyond these the simulation does not follow a target (100 m; two turns of a joint, beyond every joint limit
+#: of the shipped robots): such a motion is not simulated (it would be sampled into tens of thousands of points
+#: for nothing: the safety rules reject it for reach or joint limits) and R-KIN-000 rejects the plan.
 PHYSICAL_MM = 1e5
-PHYSICAL_DEG = 1e4
+PHYSICAL_DEG = 720.0
 #: Slower than this (mm/s, deg/s; mm/s², deg/s²) a motion cannot be timed (it would take 1e9 s and more).
 MIN_RATE = 1e-3
 
@@ -212,8 +212,8 @@ def _physical(kind: str, values: Sequence[float]) -> bool:
 
 
 def _beyond(kind: str, values: Sequence[float], param: str) -> str:
-    bound = f"{PHYSICAL_DEG:g} degrees" if kind == JOINT else f"{PHYSICAL_MM:g} mm"
-    return f"its {param} has a value no arm reaches ({', '.join(f'{v:g}' for v in values)}: beyond {bound})"
+    bound = f"±{PHYSICAL_DEG:g} degrees" if kind == JOINT else f"{PHYSICAL_MM:g} mm"
+    return f"its {param} has a value beyond what the simulation follows ({', '.join(f'{v:g}' for v in values)}: beyond {bound})"
 
 
 def _tool_number(step: Step) -> ToolRef:

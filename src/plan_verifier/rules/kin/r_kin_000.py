@@ -22,7 +22,7 @@ class RKin000(Rule):
     time (a pose computed from a value the program reads as it runs, a name
     defined nowhere — R-CON-008 and R-CON-001 say why), a cell position
     without coordinates (give it a `pose` or `joints`), or a target beyond any
-    arm (a coordinate beyond 100 m, an angle beyond 10,000°: R-SAF-001 and
+    arm (a coordinate beyond 100 m, a joint beyond ±720°: R-SAF-001 and
     R-SAF-007 reject those too). Neither that motion nor the way from it to
     the next target was checked for collisions, joint limits or
     singularities, and a plan is never approved on a motion nobody checked.
