@@ -51,7 +51,7 @@ from plan_verifier.report import Report
 GENERATOR_SEED = 14
 MUTATION_SEED = 20260614
 #: Mutants per seed plan, by family.
-GENERAL_PER_BASE = 4
+GENERAL_PER_BASE = 3
 UNEVALUABLE_PER_BASE = 2
 UNTOUCHED_PER_BASE = 4
 JSON_PER_BASE = 8
@@ -72,6 +72,8 @@ NAMES = ("foo", "-foo", "undefined_pose", "GetAnalogInput(1)", "nan", "inf")
 JSON_NUMBERS = ("NaN", "Infinity", "-Infinity", "1e999", "-0", "1e308", "-1e308", "1e12", "0", "123456789012345678901234567890",
                 "0x1F", "1_000")
 YAML_NUMBERS = (".nan", ".inf", "-.inf", "1.0e+999", "-0", "1.0e+308", "1e12", "0x1F", "1_000", "0o17", "nan", "~")
+FLOW = ("If(GetDigitalInput(1) == 1);", "Else();", "While(GetDigitalInput(1) == 0);", "EndWhile();", "For(i, 0, 3);", "Next();",
+        "GoTo(start);", "IfGoTo(GetDigitalInput(2) == 1, start);", "ThreadRun(watch);", "Label(start);")
 RULES_THAT_EXPLAIN = ("R-SYN-", "R-CON-001", "R-CON-008", "R-KIN-000")
 
 _TDL_TOKEN = re.compile(r'"(?:[^"\\\r\n]|\\.)*"|\'(?:[^\'\\\r\n]|\\.)*\'|//[^\r\n]*|#[^\r\n]*'
@@ -104,8 +106,28 @@ def _tdl_bases() -> list[Base]:
     for case in dataset.cases(_dataset()):
         if case.get("plan_format", "tdl") == "tdl" and case["category"] != "syntax":
             out.append(Base(f"generated/{case['id']}", case["tdl_code"], "tdl", instruction=case["natural_language"]))
-    dev = [c for c in devset.load([FIXTURES / "semantic_dev"]) if c["plan_format"] == "tdl" and not c["metadata"].get("cell")]
+    dev = [c for c in devset.load([FIXTURES / "semantic_dev"]) if c["plan_format"] == "tdl"]
     out += [Base(f"devset/{c['id']}", c["tdl_code"], "tdl", instruction=c["natural_language"]) for c in dev[::40]]
+    return out + _rule_cases()[::4]
+
+
+def _rule_cases() -> list[Base]:
+    """The rule fixtures' TDL plans past the syntax stage, on their cells (graph positions, obstacles) or none."""
+    import yaml
+
+    out = []
+    for path in sorted((FIXTURES / "rules").glob("R-*.yaml")):
+        if path.stem.startswith(("R-SYN", "R-SEM")):
+            continue
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if set(data) & {"robot", "graph_uri", "options"}:
+            continue
+        for case in data["cases"]:
+            plan = case["plan"]
+            if plan.lstrip()[:1] in "[{" or "steps:" in plan or "RobotSequence" in plan or set(case) & {"repeat", "robot", "graph_uri", "llm_answers", "start_joints", "options"}:
+                continue
+            cell = case.get("cell", data.get("cell"))
+            out.append(Base(f"{path.stem}/{case['name']}", plan, "tdl", str(ROOT / cell) if cell and "/" in cell else cell))
     return out
 
 
@@ -191,6 +213,7 @@ class Mutant:
     mutation: str
     family: str  # general | unevaluable | untouched | json | actions
     lines: frozenset[int] = frozenset()  # lines of the seed the mutation touched
+    run_time_order: bool = False  # a branch, loop or jump was inserted right before a motion
     runs: dict[str, Run] = field(default_factory=dict)
 
     @property
@@ -260,7 +283,16 @@ def _random_bytes(text: str, rng: random.Random, lines_allowed: list[int] | None
 
 def _general_tdl(base: Base, rng: random.Random) -> Mutant | None:
     text = base.text
-    op = rng.randrange(6)
+    op = rng.randrange(7)
+    if op == 6:  # a branch, loop or jump decided at run time
+        lines = text.splitlines(keepends=True)
+        inside = [k for k, line in enumerate(lines, start=1) if "SPAWN" in line or line.strip().endswith(");")]
+        if inside:
+            k = rng.choice(inside)
+            flow = rng.choice(FLOW)
+            before_motion = "Move" in lines[k - 1] and not flow.startswith("Label")
+            return Mutant(base, "".join(lines[: k - 1] + [f"    {flow}\n"] + lines[k - 1:]), f"insert {flow!r} before line {k}", "general",
+                          frozenset({k}), run_time_order=before_motion)
     if op == 0:
         numbers = _tokens(_TDL_TOKEN, text, "number")
         if numbers:
@@ -483,7 +515,7 @@ def campaign() -> Campaign:
     mutants: list[Mutant] = []
     actions_bases: list[Base] = []
     for base in _tdl_bases():
-        standard = run(base.text, None, "STANDARD")
+        standard = run(base.text, base.cell, "STANDARD")
         baselines[base.name] = {"STANDARD": standard}
         report = standard.report
         if report is None:

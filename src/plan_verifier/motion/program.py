@@ -32,7 +32,7 @@ from plan_verifier import catalogue
 from plan_verifier.findings import Span
 from plan_verifier.graph.model import NO_TOOL, Cell
 from plan_verifier.graph.simulate import Simulation
-from plan_verifier.ir import JOINT, Plan, Pose, Step
+from plan_verifier.ir import JOINT, NO_COORDINATES, Plan, Pose, Step, unresolved_in
 
 JOINT_PATH = "joint"
 LINEAR_PATH = "linear"
@@ -44,6 +44,13 @@ PHYSICAL_MM = 1e5
 PHYSICAL_DEG = 720.0
 #: Slower than this (mm/s, deg/s; mm/s², deg/s²) a motion cannot be timed (it would take 1e9 s and more).
 MIN_RATE = 1e-3
+#: Commands after which the motions may run in another order than the text's, decided as the program runs: a
+#: branch, a loop, a jump, another program or thread. The simulation follows the text order only, so the way
+#: from the last motion before one of them to the next motion after it is not known.
+RUN_TIME_ORDER = frozenset({"If", "Else", "While", "EndWhile", "For", "Next", "Break", "Continue", "GoTo", "IfGoTo", "Call",
+                            "ThreadRun"})
+_ORDER_REASON = ("the motions after {} run in an order decided at run time (a branch, a loop, a jump, another program or "
+                 "thread)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +139,11 @@ def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> M
         return MotionProgram(tuple(_json_items(plan, cell, trace)))
     items: list[Item] = []
     tool = ToolRef(number=0)  # a motion without a tool argument (MoveBlend) keeps the last one, at first tool 0
+    moving = [step.index for step in plan.steps if (spec := catalogue.lookup(step.command)) is not None and spec.motion is not None]
     for step in plan.steps:
+        if step.command in RUN_TIME_ORDER and moving and step.index < moving[-1]:
+            items.append(Unknown(step.index, step.span, step.command, _ORDER_REASON.format(step.command), "order", step.command))
+            continue
         for item in _tdl_items(step, tool):
             items.append(item)
             if isinstance(item, Motion):
@@ -171,7 +182,12 @@ def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
     if any(name not in found for name in names):
         missing = next(name for name in names if name not in found)
         expression = _expression(step, missing)
-        yield Unknown(step.index, step.span, step.command, f"its {missing} '{expression}' could not be evaluated", missing, expression)
+        unresolved = unresolved_in(step.params.get(missing))
+        if unresolved is not None and unresolved.causes and all(c.kind == NO_COORDINATES for c in unresolved.causes):
+            reason = f"its {missing} '{expression}' is a cell position with no coordinates (no pose with orientation, no joints)"
+        else:
+            reason = f"its {missing} '{expression}' could not be evaluated"
+        yield Unknown(step.index, step.span, step.command, reason, missing, expression)
         return
     for name in names:
         if not _physical(found[name].kind, found[name].values):

@@ -27,7 +27,12 @@ class RKin000(Rule):
     the next target was checked for collisions, joint limits or
     singularities, and a plan is never approved on a motion nobody checked.
     Nor on one whose collision sweep could not prove every instant clear
-    (`motion.sweep` gives up after 24 rounds of halving its segments).
+    (`motion.sweep` gives up after 24 rounds of halving its segments), nor on
+    a program whose motions run in an order decided at run time: after an
+    ``If``/``Else``, a loop (``While``, ``For``), a jump (``GoTo``,
+    ``IfGoTo``), ``Call`` or ``ThreadRun`` the robot may go from any motion to
+    another, and the simulation follows the text order only, so those ways
+    were never checked.
 
     **Unsafe**::
 
@@ -55,13 +60,23 @@ class RKin000(Rule):
                                suggestion="Add kinematics (dh or chain) to the robot spec, or verify at --level BASIC (no execution level)")
             return
         for skipped in execution.not_simulated:
+            if skipped.param == "order":
+                yield self.finding(
+                    f"Step {skipped.step} {skipped.command}: {skipped.reason}; the simulation follows the text order only, so the "
+                    f"way from the motion before it to the next one was not checked (plan rejected: fail closed)",
+                    span=skipped.span, step=skipped.step, indeterminate=True,
+                    evidence={"step": skipped.step, "command": skipped.command, "param": skipped.param, "expression": skipped.expression,
+                              "reason": skipped.reason, "reason_code": "insufficient_evidence"},
+                    suggestion="Write the motions out in the order the robot runs them (one straight-line plan per case) and verify "
+                               "each; the planner can resubmit the case that applies")
+                continue
             yield self.finding(
                 f"Step {skipped.step} {skipped.command} was not simulated: {skipped.reason}; neither the motion nor the way "
                 f"to the next target was checked (plan rejected: fail closed)",
                 span=skipped.span, step=skipped.step, indeterminate=True,
                 evidence={"step": skipped.step, "command": skipped.command, "param": skipped.param,
                           "expression": skipped.expression, "reason": skipped.reason, "reason_code": "insufficient_evidence"},
-                suggestion=_NO_COORDINATES.format(skipped.expression) if skipped.param == "target" and "no coordinates" in skipped.reason
+                suggestion=_NO_COORDINATES.format(skipped.expression) if "no coordinates" in skipped.reason
                 else "Give the target as numbers the verifier can evaluate (a PosX/PosJ literal, a DEFINE, an Assign of a literal); "
                      "a value known only at run time needs the plan verified again with that value")
         for motion in execution.motions:
