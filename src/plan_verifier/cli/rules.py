@@ -111,7 +111,10 @@ column of the expression, naming the step:
 
 At STANDARD and FULL a motion the execution level could not simulate — its target is one of the above,
 or beyond what the simulation follows (a coordinate beyond 100 m, a joint beyond ±720°) — is one more CRITICAL R-KIN-000
-finding per motion (`insufficient_evidence`), as is a motion whose collision sweep could not be proven.
+finding per motion (`insufficient_evidence`), as is a motion whose collision sweep could not be proven,
+and a branch, loop or jump decided at run time before a motion (`If`/`Else`, `While`, `For`, `GoTo`,
+`IfGoTo`, `Call`, `ThreadRun`): the simulation follows the text order only, so the ways the robot may
+take across it were never checked. Write such a task as one straight-line plan per case.
 
 `reverify_with_value` means: the plan must be verified again with the value in it. The planner does
 that: it resubmits the plan with the value written as numbers (the feedback names the step and the
