@@ -120,3 +120,28 @@ def test_strict_never_approves_what_default_rejects() -> None:
         program = EXAMPLE.replace(literal, mutated)
         assert not Verifier(profile="strict").verify(program).approved
         assert not Verifier(profile="default").verify(program).approved
+
+
+def test_a_cell_position_without_an_orientation_is_not_given_one(tmp_path) -> None:
+    """A TDL target naming a cell position with x, y, z only: reach and floor use them, the simulation does not invent
+    where the tool points (it used rx = ry = rz = 0 and reported collisions of a pose nobody wrote)."""
+    from plan_verifier.graph.embedded import EmbeddedGraph
+
+    cell = tmp_path / "cell.yaml"
+    cell.write_text("""name: three
+initial_state: {position: Home, tool: none}
+positions:
+  - {name: Home, role: home, pose: [450, -300, 300, 180, 0, 90]}
+  - {name: Above, role: safe_approach, pose: [450, 300, 300]}
+moves: [[Home, Above]]
+""", encoding="utf-8")
+    program = """GOAL Execute_Process() {
+    SPAWN MoveJoint(target_pose=Home, velocity=100, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN MoveLinear(target_pose=Above, velocity=100, acceleration=50, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN End() WITH WAIT;
+}
+"""
+    report = Verifier(graph=EmbeddedGraph.from_file(str(cell))).verify(program)
+    assert [(f.rule_id, f.step) for f in report.findings if f.severity.value == "CRITICAL"] == [("R-KIN-000", 2)]
+    assert "'Above' is a cell position with no coordinates the simulation can use" in report.findings[0].message
+    assert Verifier(graph=EmbeddedGraph.from_file(str(cell)), level="BASIC").verify(program).approved  # the graph vouches

@@ -144,7 +144,7 @@ def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> M
         if step.command in RUN_TIME_ORDER and moving and step.index < moving[-1]:
             items.append(Unknown(step.index, step.span, step.command, _ORDER_REASON.format(step.command), "order", step.command))
             continue
-        for item in _tdl_items(step, tool):
+        for item in _tdl_items(step, tool, cell):
             items.append(item)
             if isinstance(item, Motion):
                 tool = item.tool
@@ -154,7 +154,7 @@ def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> M
 # --------------------------------------------------------------------------- TDL
 
 
-def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
+def _tdl_items(step: Step, last_tool: ToolRef, cell: Cell | None) -> Iterator[Item]:
     spec = catalogue.lookup(step.command)
     if spec is None or spec.kind != "motion" or spec.motion is None:
         return
@@ -173,8 +173,12 @@ def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
         if beyond is not None:
             yield Unknown(step.index, step.span, step.command, _beyond(beyond.kind, beyond.values, "pose_list"), "pose_list", beyond.label)
             return
+        unplaced = next((p for p in poses if _unplaced(p, cell)), None)
+        if unplaced is not None:
+            yield Unknown(step.index, step.span, step.command, _unplaced(unplaced, cell, "pose_list"), "pose_list", unplaced.label)
+            return
         for pose in poses:
-            yield Motion(step.index, pose.span or step.span, step.command, LINEAR_PATH, (_waypoint(pose),), tool,
+            yield Motion(step.index, pose.span or step.span, step.command, LINEAR_PATH, (_waypoint(pose, cell),), tool,
                          velocity, acceleration, max(blend, 0.0))
         return
     names = ("via_pose", "target_pose") if spec.motion == "circular" else ("target_pose",)
@@ -194,8 +198,11 @@ def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
             yield Unknown(step.index, step.span, step.command, _beyond(found[name].kind, found[name].values, name), name,
                           found[name].label)
             return
+        if _unplaced(found[name], cell):
+            yield Unknown(step.index, step.span, step.command, _unplaced(found[name], cell, name), name, found[name].label)
+            return
     path = {"joint": JOINT_PATH, "linear": LINEAR_PATH, "circular": CIRCULAR_PATH}[spec.motion]
-    yield Motion(step.index, step.span, step.command, path, tuple(_waypoint(found[n]) for n in names), tool,
+    yield Motion(step.index, step.span, step.command, path, tuple(_waypoint(found[n], cell) for n in names), tool,
                  velocity, acceleration, max(blend, 0.0))
 
 
@@ -241,7 +248,26 @@ def _tool_number(step: Step) -> ToolRef:
     return ToolRef(number=int(value))
 
 
-def _waypoint(pose: Pose) -> Waypoint:
+def _unplaced(pose: Pose, cell: Cell | None, param: str = "target_pose") -> str | None:
+    """Why a cell position named as a TDL target cannot be simulated (x, y, z without an orientation), else None.
+
+    The reach and floor checks use its x, y, z; the simulation would have to invent where the tool points."""
+    position = _position(pose, cell)
+    if position is None or (position.pose is not None and len(position.pose) == 6) or position.joints is not None:
+        return None
+    return (f"its {param} '{pose.name}' is a cell position with no coordinates the simulation can use (x, y, z without "
+            f"an orientation, no joints)")
+
+
+def _position(pose: Pose, cell: Cell | None):
+    """The cell position a graph pose names (None: not a graph pose)."""
+    return cell.positions.get(pose.name) if cell is not None and pose.origin == "graph" and pose.name else None
+
+
+def _waypoint(pose: Pose, cell: Cell | None = None) -> Waypoint:
+    position = _position(pose, cell)
+    if position is not None and position.joints is not None and (position.pose is None or len(position.pose) < 6):
+        return Waypoint(pose.label, joints_deg=tuple(float(j) for j in position.joints), span=pose.span, position=position.name)
     values = tuple(float(v) for v in pose.values)
     if pose.kind == JOINT:
         return Waypoint(pose.label, joints_deg=values, span=pose.span)
