@@ -220,9 +220,6 @@ class Mutant:
     def name(self) -> str:
         return f"{self.base.name} [{self.family}: {self.mutation}]"
 
-    def describe(self) -> str:
-        return self.name
-
 
 @dataclass
 class Campaign:
@@ -562,9 +559,3 @@ def explained(report: Report) -> bool:
 def listing(failures: list[str], limit: int = 12) -> str:
     shown = "\n  ".join(failures[:limit])
     return f"{len(failures)} input(s):\n  {shown}" + ("\n  ..." if len(failures) > limit else "")
-
-
-def snippet(mutant: Mutant) -> str:
-    text = mutant.text.decode("utf-8", "replace") if isinstance(mutant.text, bytes) else mutant.text
-    return text if len(text) < 4000 else text[:4000] + "..."
-
