@@ -228,6 +228,14 @@ def test_live_settings(service):
     assert service.handle(VerifyRequest(plan=APPROVED, level="full")).report.level == "FULL"
 
 
+def test_a_request_cannot_lower_the_level(service, tmp_path):
+    """A planner that asks for BASIC would skip the execution level: it gets the node's level (issue 14)."""
+    assert service.level == "STANDARD"
+    outcome = service.handle(VerifyRequest(plan=APPROVED, level="BASIC"))
+    assert outcome.report.level == "STANDARD" and outcome.report.execution["ran"]
+    assert records(tmp_path)[-1]["request"]["level"] == "STANDARD"
+
+
 def test_semantic_grader_settings_reach_the_verifier(tmp_path):
     # semantic_grader=llm without an endpoint: the semantic stage cannot run, says so, and the
     # deterministic verdict stands (seed 004 §4.4); with rule_check the same request is judged.

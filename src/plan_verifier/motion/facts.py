@@ -173,13 +173,16 @@ AFTER_FAILURE = "after_failure"
 
 @dataclass(frozen=True, slots=True)
 class NotSimulated:
-    """A motion the simulation could not follow: `cause` is `UNEVALUABLE` (its target is only known at run
-    time) or `AFTER_FAILURE` (the motion of step `after_step` failed and the robot stops there)."""
+    """A motion the simulation could not follow: `cause` is `UNEVALUABLE` (its target is only known at run time, or
+    beyond any arm: the parameter and the expression as written) or `AFTER_FAILURE` (the motion of step `after_step`
+    failed and the robot stops there)."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    param: str = "target_pose"
+    expression: str = ""
     cause: str = UNEVALUABLE
     after_step: int | None = None
 

@@ -148,7 +148,7 @@ class _Run:
                 self.not_simulated.append(NotSimulated(
                     item.step, item.span, item.command,
                     f"not simulated after step {self.failed}, whose motion fails (its own finding): the controller stops there",
-                    AFTER_FAILURE, self.failed))
+                    cause=AFTER_FAILURE, after_step=self.failed))
                 i += 1
                 continue
             if known:
@@ -157,7 +157,7 @@ class _Run:
                     joined = item.step
                     break
             if isinstance(item, Unknown):
-                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason))
+                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason, item.param, item.expression))
                 known = False
                 i += 1
                 continue

@@ -7,8 +7,10 @@ opens the audit log. `handle` answers one request and is safe to call from
 many threads at once:
 
 1. check the request (BAD_REQUEST), refuse closed tasks (ATTEMPTS_EXHAUSTED);
-2. resolve the start state and verify, concurrently with other requests;
-   any exception is an INTERNAL error, never an approval (fail closed);
+2. resolve the start state and verify, concurrently with other requests, at
+   the request's level or the node's, whichever checks more (a planner cannot
+   ask for fewer checks than the integrator configured); any exception is an
+   INTERNAL error, never an approval (fail closed);
 3. under one commit lock: assign the attempt number, append the audit record
    (fsync'ed), write the approved YAML atomically, and hand the outcome to the
    caller's `publish`. Doing these together keeps the audit log, the attempt
@@ -36,7 +38,7 @@ from plan_verifier.actions import approved_yaml, write_atomic
 from plan_verifier.findings import Category, Severity
 from plan_verifier.graph.open import open_graph
 from plan_verifier.graph.port import GraphPort
-from plan_verifier.pipeline import Verifier
+from plan_verifier.pipeline import LEVELS, Verifier
 from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import load_robot
@@ -243,7 +245,7 @@ class VerificationService:
         except StateDbError as exc:
             return self._error(request, ErrorCode.INTERNAL, f"start state unknown: {exc}", checked.correlation_id), checked, None
         try:
-            report = self._verifier.verify(checked.plan, plan_format=checked.plan_format, level=checked.level or self.level,
+            report = self._verifier.verify(checked.plan, plan_format=checked.plan_format, level=self.level_for(checked),
                                            instruction=checked.instruction, start_position=start.position, start_tool=start.tool,
                                            start_joints=start.joints_deg, start_joints_source=start.joints_source or "request")
             self._note_graph(report)
@@ -298,6 +300,13 @@ class VerificationService:
             return failed
 
     # ---------------------------------------------------------------- helpers
+    def level_for(self, checked: CheckedRequest) -> str:
+        """The level a request is verified at: the one it names if that checks more than the node's `level`,
+        else the node's. A planner may ask for more checks, never for fewer (a request for BASIC would
+        otherwise skip the execution level the integrator configured)."""
+        requested = checked.level or self.level
+        return max(requested, self.level, key=LEVELS.index)
+
     def _error(self, request: VerifyRequest, code: ErrorCode, message: str, correlation_id: str | None = None) -> Outcome:
         cid = correlation_id if correlation_id is not None else safe_correlation_id(request.correlation_id)
         return Outcome(cid, request.source, self.max_attempts, error_code=code, error_msg=message)
@@ -351,7 +360,7 @@ class VerificationService:
                 "plan_sha256": hashlib.sha256(plan_bytes).hexdigest(),
                 "plan_bytes": len(plan_bytes),
                 "plan_format": checked.plan_format if checked else request.plan_format[:32],
-                "level": (checked.level or self.level) if checked else None,
+                "level": self.level_for(checked) if checked else None,
                 "instruction": checked.instruction if checked else None,
                 "claimed_attempt": checked.attempt if checked else None,
             },

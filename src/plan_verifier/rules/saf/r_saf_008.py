@@ -18,7 +18,9 @@ class RSaf008(Rule):
     The HEADER entry ``PAYLOAD_KG`` and every ``SetWorkpieceWeight(weight,
     cog)`` are compared with ``rated_payload_kg`` of the robot spec. A payload
     above the rating overloads the arm; a negative weight is meaningless and
-    makes the controller's load compensation wrong. Both are CRITICAL. A robot
+    makes the controller's load compensation wrong. Both are CRITICAL, and so
+    is a ``PAYLOAD_KG`` that is not a number of kg (``heavy``, ``nan``): a
+    payload that cannot be compared with the rating is not approved. A robot
     read from a URDF alone has no rated payload: a positive payload is then a
     WARNING that it was not checked.
 
@@ -44,7 +46,12 @@ class RSaf008(Rule):
         entry = ctx.plan.header_value("PAYLOAD_KG")
         if entry is not None:
             weight = _weight(entry.value)
-            if weight is not None:
+            if weight is None:  # a declared payload nobody can compare with the rating is not approved either
+                yield self.finding(f"Payload '{entry.value}' (HEADER PAYLOAD_KG) is not a number of kg: it was not checked",
+                                   span=entry.span, evidence={"payload": str(entry.value), "source": "HEADER PAYLOAD_KG",
+                                                              "reason_code": "insufficient_evidence"},
+                                   suggestion="Give the workpiece mass as a number of kg, e.g. PAYLOAD_KG: 2.5")
+            else:
                 yield from self._judge(ctx, weight, "HEADER PAYLOAD_KG", entry.span, None)
         for step in ctx.plan.steps:
             if step.command == "SetWorkpieceWeight":
