@@ -2,11 +2,13 @@
 
 OMPL (the Open Motion Planning Library, MoveIt's planner; the `ompl` wheel's official
 Python bindings) searches joint space between two configurations. What counts as a
-collision is never OMPL's idea: a configuration is valid when `MotionModel.clearance`
-(the execution level's bodies, floor, obstacles and self pairs) keeps the cell's
-clearance, and an edge when the checks' conservative-advancement sweep proves the
-whole joint move clear (`MotionModel.joint_move_clear`), so a path OMPL returns is
-one the checks pass. The search is bounded by a number of collision checks, not by
+collision is never OMPL's idea: a configuration is valid when `MotionModel.quick_clearance`
+(the execution level's bodies — their bounding capsules —, floor, obstacles and self
+pairs; a lower bound of the checks' distances) keeps the cell's clearance, and an
+edge when that bound, sampled finely enough, proves the whole joint move clear
+(`MotionModel.quick_move_clear`). The path found is then shortened with the checks'
+own sweep (`MotionModel.joint_move_clear`), so what comes back is a path the checks
+pass. The search is bounded by a number of collision checks, not by
 time, so how far it goes does not depend on the machine's load. OMPL's random stream
 is seeded once per process (`SEED`; OMPL takes its seed before the first planner
 only), so a process gives the same paths for the same sequence of queries.
@@ -28,11 +30,13 @@ from plan_verifier.repair.model import MotionModel, Mount
 
 SEED = 15
 #: Collision checks (configurations and edges) one query may spend.
-CHECK_BUDGET = 1500
+CHECK_BUDGET = 600
 #: Joint-space room around the start and goal the search may use (rad), within the joint limits.
 ROOM_RAD = math.pi
-#: A configuration the search keeps must clear the cell's clearance by this much (mm): room for the edges.
-MARGIN_MM = 2.0
+#: A configuration the search keeps must clear the cell's clearance by this much (mm).
+MARGIN_MM = 10.0
+#: The longest edge RRT-Connect adds (rad in joint space): short edges are cheap to check and seldom wasted.
+RANGE_RAD = 0.8
 
 _lock = threading.Lock()  # OMPL's Python callbacks and its global log/seed state: one query at a time
 _seeded = False
@@ -55,36 +59,53 @@ def _ompl():
     return ob, og
 
 
-def plan_path(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, *, budget: int = CHECK_BUDGET) -> list[np.ndarray] | None:
+class Budget:
+    """Collision checks a whole repair may spend on searches (what keeps a hopeless program from taking minutes)."""
+
+    def __init__(self, checks: int):
+        self.left = checks
+
+
+def plan_path(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, *, budget: Budget | None = None) -> list[np.ndarray] | None:
     """Via configurations (rad; q0 and q1 excluded) of a collision-free joint path from q0 to q1, as few as the
-    path allows; None when the search finds none within `budget` collision checks (or q0/q1 are not clear)."""
+    path allows; None when the search finds none within its collision checks (`CHECK_BUDGET`, and what is left
+    of `budget`), or the goal is not clear."""
     q0, q1 = np.asarray(q0, dtype=float), np.asarray(q1, dtype=float)
     ends = model.clearance(mount, np.vstack([q0, q1]))
     if ends[1] < 0.0:
         return None  # the goal itself is in collision: no path helps
     if model.joint_move_clear(mount, q0, q1):
         return []
+    checks = CHECK_BUDGET if budget is None else min(CHECK_BUDGET, budget.left)
+    if checks <= 0:
+        return None
     with _lock:
-        raw = _search(model, mount, q0, q1, budget)
+        raw, spent = _search(model, mount, q0, q1, checks)
+    if budget is not None:
+        budget.left -= spent
     if raw is None:
         return None
-    return [q for q in shortcut(model, mount, raw)[1:-1]]
+    kept = shortcut(model, mount, raw)
+    return None if kept is None else kept[1:-1]
 
 
-def shortcut(model: MotionModel, mount: Mount, path: list[np.ndarray]) -> list[np.ndarray]:
-    """The fewest of `path`'s configurations (first and last kept) that straight joint moves join clear."""
+def shortcut(model: MotionModel, mount: Mount, path: list[np.ndarray]) -> list[np.ndarray] | None:
+    """The fewest of `path`'s configurations (first and last kept) that straight joint moves join clear — proven by
+    the checks' own sweep (None if a stretch of the path is not)."""
     kept = [path[0]]
     i = 0
     while i < len(path) - 1:
         j = len(path) - 1
         while j > i + 1 and not model.joint_move_clear(mount, path[i], path[j]):
             j -= 1
+        if j == i + 1 and not model.joint_move_clear(mount, path[i], path[j]):
+            return None
         kept.append(path[j])
         i = j
     return kept
 
 
-def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, budget: int) -> list[np.ndarray] | None:
+def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, budget: int) -> tuple[list[np.ndarray] | None, int]:
     ob, og = _ompl()
     lo = np.maximum(model.arm.lower, np.minimum(q0, q1) - ROOM_RAD)
     hi = np.minimum(model.arm.upper, np.maximum(q0, q1) + ROOM_RAD)
@@ -100,12 +121,12 @@ def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, bu
 
     def valid(state) -> bool:
         spent[0] += 1
-        return bool(model.clearance(mount, _vector(state))[0] >= MARGIN_MM)
+        return bool(model.quick_clearance(mount, _vector(state))[0] >= MARGIN_MM)
 
     class _SweptEdge(ob.MotionValidator):
         def checkMotion(self, a, b) -> bool:  # noqa: N802 - OMPL's name
             spent[0] += 1
-            return model.joint_move_clear(mount, _vector(a), _vector(b))
+            return model.quick_move_clear(mount, _vector(a), _vector(b), step_mm=2 * MARGIN_MM)
 
     edges = _SweptEdge(si)  # held while OMPL plans: it keeps only a pointer to the Python object
     si.setStateValidityChecker(valid)
@@ -117,12 +138,13 @@ def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, bu
     problem = ob.ProblemDefinition(si)
     problem.setStartAndGoalStates(start, goal)
     planner = og.RRTConnect(si)
+    planner.setRange(RANGE_RAD)
     planner.setProblemDefinition(problem)
     planner.setup()
     try:
         solved = planner.solve(ob.PlannerTerminationCondition(lambda: spent[0] >= budget))
         if not problem.hasExactSolution():
-            return None
+            return None, spent[0]
         del solved
         path = problem.getSolutionPath()
         states = [_vector(path.getState(i)) for i in range(path.getStateCount())]
@@ -131,7 +153,7 @@ def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, bu
         planner.clear()
         problem.clearSolutionPaths()
     states[0], states[-1] = q0, q1
-    return states
+    return states, spent[0]
 
 
 def _vector(state) -> np.ndarray:

@@ -84,6 +84,7 @@ class RepairResult:
             "edits": [e.to_dict() for e in self.edits],
             "unrepaired": [u.to_dict() for u in self.unrepaired],
             "report": self.report.to_dict(),
+            "plan": self.text,
             "candidates": self.candidates,
             "seconds": round(self.seconds, 3),
         }

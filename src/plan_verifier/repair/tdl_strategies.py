@@ -37,7 +37,7 @@ from plan_verifier.motion.program import Motion, motion_program
 from plan_verifier.report import Report
 from plan_verifier.repair.alternatives import clear_solutions, describe, nearest_alternatives
 from plan_verifier.repair.model import MotionModel, Mount
-from plan_verifier.repair.planner import PlannerUnavailable, plan_path
+from plan_verifier.repair.planner import Budget, PlannerUnavailable, plan_path
 from plan_verifier.repair.task import EVENT_KINDS
 from plan_verifier.repair.tdl_text import Key, Rendered, StatementChange, TdlProgram, Via
 
@@ -45,7 +45,9 @@ PATH_RULES = frozenset({"R-KIN-003", "R-KIN-004"})
 COLLISION_RULES = frozenset({"R-COL-001", "R-COL-002", "R-COL-003"})
 TARGET_RULES = frozenset({"R-KIN-001", "R-KIN-002", "R-SAF-001", "R-SAF-004", "R-SAF-007"})
 #: Branch alternatives tried per finding (nearest first).
-MAX_BRANCHES = 4
+MAX_BRANCHES = 3
+#: Collision checks the motion planner may spend on one program's repair.
+PLANNER_CHECKS = 3000
 #: R-KIN-005: the estimated velocity is lowered in steps of 10 % this many times at most.
 SPEED_STEPS = 5
 
@@ -133,6 +135,7 @@ class Strategies:
 
     def __init__(self, context: Context):
         self.ctx = context
+        self.budget = Budget(PLANNER_CHECKS)
 
     @staticmethod
     def why_not(finding: Finding) -> str:
@@ -226,23 +229,25 @@ class Strategies:
                 _JOINT_OF[step.command])
 
     def routed(self, target: Located, state: MotionState, *, switch: bool) -> Iterator[tuple[list[StatementChange], str]]:
-        """The motion's own way to its target replaced by a planned collision-free joint path."""
+        """The motion's own way to its target replaced by a joint path: straight to the target on another branch
+        first, then a planned collision-free path (to the controller's choice of target configuration, else to
+        another branch)."""
         model = self.ctx.model
         goals = []
         if state.q_goal is not None and model.clearance(state.mount, state.q_goal[None])[0] >= 0.0:
             goals.append((state.q_goal, False))
-        for q in self.other_solutions(state, state.q_start):
-            goals.append((q, True))
-        for goal, pin in goals[:1 + MAX_BRANCHES]:
-            vias = self.path(state, state.q_start, goal, pin=pin)
-            if vias is None:
-                continue
-            if not vias:
-                continue  # a straight joint move: `to_joint` is that candidate
-            what = "a collision-free joint path from the motion planner (OMPL RRT-Connect, shortcut)"
-            yield ([StatementChange(target.key, command=_JOINT_OF.get(self.ctx.program.statements[target.key].command) if switch else None,
-                                    vias=self.name_vias(state, vias, pinned=pin), fixes=(target.finding.rule_id,),
-                                    why=(f"{what}: {len(vias)} via point(s)",))], f"{len(vias)} via points")
+        goals.extend((q, True) for q in self.other_solutions(state, state.q_start)[:MAX_BRANCHES])
+        command = _JOINT_OF.get(self.ctx.program.statements[target.key].command) if switch else None
+        for search in (False, True):
+            for goal, pin in goals:
+                vias = self.path(state, state.q_start, goal, pin=pin, search=search)
+                if not vias or (not search and not pin):
+                    continue  # no path; or the straight joint move to the controller's choice (`to_joint`)
+                what = ("a collision-free joint path from the motion planner (OMPL RRT-Connect, shortcut)" if search else
+                        "the target reached on another arm configuration (IK branch) by a clear joint move")
+                yield ([StatementChange(target.key, command=command if not pin else None, vias=self.name_vias(state, vias, pinned=pin),
+                                        fixes=(target.finding.rule_id,), why=(f"{what}: {len(vias)} via point(s)",))],
+                       f"{len(vias)} via points")
 
     def branches(self, target: Located, state: MotionState, report: Report, rendered: Rendered,
                  at: Key | None) -> Iterator[tuple[list[StatementChange], str]]:
@@ -260,13 +265,14 @@ class Strategies:
         else:
             options = self.other_solutions(point, point.q_start)
             label, what = None, point.motion.target.label
-        for q in options[:MAX_BRANCHES]:
-            vias = self.path(point, point.q_start, q, pin=True)
-            if vias is None:
-                continue
-            yield ([StatementChange(at, vias=self.name_vias(point, vias, pinned=True, label=label), fixes=(target.finding.rule_id,),
-                                    why=(f"{what} reached on another arm configuration (IK branch), from which the following "
-                                         "motions run clear",))], "another branch")
+        for search in (False, True):
+            for q in options[:MAX_BRANCHES]:
+                vias = self.path(point, point.q_start, q, pin=True, search=search)
+                if vias is None:
+                    continue
+                yield ([StatementChange(at, vias=self.name_vias(point, vias, pinned=True, label=label), fixes=(target.finding.rule_id,),
+                                        why=(f"{what} reached on another arm configuration (IK branch), from which the following "
+                                             "motions run clear",))], "another branch")
 
     def branch_point(self, key: Key) -> Key | None:
         """Where the branch may change for a motion into or out of an event: the transit before its chain of such
@@ -283,13 +289,17 @@ class Strategies:
 
     # ------------------------------------------------------------------ helpers
 
-    def path(self, state: MotionState, q0: np.ndarray, q1: np.ndarray, *, pin: bool) -> list[np.ndarray] | None:
+    def path(self, state: MotionState, q0: np.ndarray, q1: np.ndarray, *, pin: bool, search: bool) -> list[np.ndarray] | None:
+        """Via points of a clear joint path q0 -> q1 (with q1 itself when `pin`); `search=False`: only the straight move."""
+        if not search:
+            clear = self.ctx.model.clearance(state.mount, q1[None])[0] >= 0.0 and self.ctx.model.joint_move_clear(state.mount, q0, q1)
+            return ([q1] if pin else []) if clear else None
         try:
-            vias = plan_path(self.ctx.model, state.mount, q0, q1)
+            vias = plan_path(self.ctx.model, state.mount, q0, q1, budget=self.budget)
         except PlannerUnavailable:
             return None
-        if vias is None:
-            return None
+        if not vias:
+            return None  # none found, or the straight move (tried without a search)
         return vias + [q1] if pin else vias
 
     def other_solutions(self, state: MotionState, near: np.ndarray) -> list[np.ndarray]:

@@ -131,7 +131,7 @@ class TdlProgram:
                         new_lines.append(indent + self._statement(step, f"Assign({via.name}, {point})"))
                     else:
                         defines.append((key, f"DEFINE {via.name} = {point};"))
-                    new_lines.append(indent + self._statement(step, self._via_call(step, via.name)))
+                    new_lines.append(indent + self._statement(step, self._via_call(step, via.name, dict(change.numbers))))
                 inserts.setdefault(key[0], []).append((key, new_lines))
         anchor = self._define_anchor() if defines else None
         out: list[str] = []
@@ -176,14 +176,16 @@ class TdlProgram:
     def _statement(self, step: Step, call: str) -> str:
         return f"SPAWN {call} WITH {step.spawn};" if step.spawn else f"{call};"
 
-    def _via_call(self, step: Step, name: str) -> str:
-        """`MoveJoint(name, velocity, acceleration, tool, 0)` in the statement's own style."""
+    def _via_call(self, step: Step, name: str, numbers: dict[str, float]) -> str:
+        """`MoveJoint(name, velocity, acceleration, tool, 0)` in the statement's own style, with its (changed) speeds."""
         named = any(arg.name for arg in step.raw_args)
         values = [("target_pose", name)]
         for param in ("velocity", "acceleration", "tool"):
             value = step.args.get(param)
             span = getattr(value, "span", None)
-            if value is not None and span is not None:
+            if param in numbers:
+                values.append((param, fmt_number(round(numbers[param], 3))))
+            elif value is not None and span is not None:
                 values.append((param, self._slice(span)))
         values.append(("blending_radius", "0"))
         if named:
