@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 
 import numpy as np
 
@@ -30,11 +31,13 @@ from plan_verifier.repair.model import MotionModel, Mount
 
 SEED = 15
 #: Collision checks (configurations and edges) one query may spend.
-CHECK_BUDGET = 600
+CHECK_BUDGET = 400
 #: Joint-space room around the start and goal the search may use (rad), within the joint limits.
 ROOM_RAD = math.pi
 #: A configuration the search keeps must clear the cell's clearance by this much (mm).
 MARGIN_MM = 10.0
+#: A search also stops after this long (a guard for slow machines; the check count is what normally ends it).
+SEARCH_SECONDS = 1.5
 #: The longest edge RRT-Connect adds (rad in joint space): short edges are cheap to check and seldom wasted.
 RANGE_RAD = 0.8
 
@@ -142,7 +145,8 @@ def _search(model: MotionModel, mount: Mount, q0: np.ndarray, q1: np.ndarray, bu
     planner.setProblemDefinition(problem)
     planner.setup()
     try:
-        solved = planner.solve(ob.PlannerTerminationCondition(lambda: spent[0] >= budget))
+        deadline = time.monotonic() + SEARCH_SECONDS
+        solved = planner.solve(ob.PlannerTerminationCondition(lambda: spent[0] >= budget or time.monotonic() > deadline))
         if not problem.hasExactSolution():
             return None, spent[0]
         del solved

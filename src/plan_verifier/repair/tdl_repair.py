@@ -29,8 +29,10 @@ from plan_verifier.repair.tdl_strategies import Context, Located, Strategies, Un
 from plan_verifier.repair.tdl_text import Key, Rendered, StatementChange, TdlProgram
 from plan_verifier.repair.verifying import Verification, blocking, semantic_verdict
 
-#: Findings tried at most this many times each, and rounds at most this many per motion of the program.
+#: Rounds at most this many per motion of the program; candidates verified at most this many per finding and per program.
 ROUNDS_PER_MOTION = 3
+CANDIDATES_PER_FINDING = 6
+CANDIDATES_PER_PROGRAM = 60
 
 
 @dataclass
@@ -85,7 +87,11 @@ class _TdlRepair:
                 self.reasons[(target.finding.rule_id, target.key)] = (exc.why, exc.alternative)
                 continue
             kept = None
-            for changes, why in candidates:
+            for n, (changes, why) in enumerate(candidates):
+                if n >= CANDIDATES_PER_FINDING or self.verify.count >= CANDIDATES_PER_PROGRAM:
+                    self.reasons.setdefault((target.finding.rule_id, target.key),
+                                            ("the repair's budget of candidates ran out before one was approved", None))
+                    break
                 candidate = self.attempt(state, changes, target)
                 if candidate is not None:
                     kept = candidate

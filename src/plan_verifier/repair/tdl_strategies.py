@@ -47,7 +47,7 @@ TARGET_RULES = frozenset({"R-KIN-001", "R-KIN-002", "R-SAF-001", "R-SAF-004", "R
 #: Branch alternatives tried per finding (nearest first).
 MAX_BRANCHES = 3
 #: Collision checks the motion planner may spend on one program's repair.
-PLANNER_CHECKS = 3000
+PLANNER_CHECKS = 1200
 #: R-KIN-005: the estimated velocity is lowered in steps of 10 % this many times at most.
 SPEED_STEPS = 5
 
