@@ -171,6 +171,21 @@ class Strategies:
             return self.motion_candidates(target, state, changes, report, rendered)
         raise UnrepairableError(self.why_not(target.finding))
 
+    def cheapest(self, target: Located) -> list[StatementChange] | None:
+        """The one-token change for a finding, when it has one: a speed clamped, a transit line made a joint move."""
+        rule = target.finding.rule_id
+        if target.key is None:
+            return None
+        if rule in ("R-SAF-002", "R-SAF-003", "R-SAF-009"):
+            try:
+                return self.clamp(target)[0]
+            except UnrepairableError:
+                return None
+        step = self.ctx.program.statements[target.key]
+        if rule in PATH_RULES | COLLISION_RULES | {"R-KIN-005"} and target.key not in self.ctx.constrained and step.command in _JOINT_OF:
+            return self.to_joint(target, "a transit: joint interpolation needs no line, no branch and no joint beyond its speed")[0]
+        return None
+
     # ------------------------------------------------------------------ speeds
 
     def clamp(self, target: Located) -> tuple[list[StatementChange], str]:

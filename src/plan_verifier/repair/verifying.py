@@ -26,6 +26,7 @@ class Verification:
     start_position: str | None = None
     start_tool: str | None = None
     start_joints: Sequence[float] | None = None
+    start_joints_source: str = "request"
     path: str | None = None
     #: Candidates verified so far, and the seconds they took.
     count: int = 0
@@ -36,7 +37,8 @@ class Verification:
         try:
             return self.verifier.verify(text, plan_format=plan_format, level=self.level, instruction=self.instruction,
                                         start_position=self.start_position, start_tool=self.start_tool,
-                                        start_joints=self.start_joints, path=self.path)
+                                        start_joints=self.start_joints, start_joints_source=self.start_joints_source,
+                                        path=self.path)
         finally:
             self.count += 1
             self.seconds += time.perf_counter() - t0

@@ -65,6 +65,9 @@ class Outcome:
     actions_yaml: str = ""
     sha256: str = ""
     feedback: str = ""
+    #: A rejected attempt's repair (contract §8's object: the repaired plan and its edits, verified or why not): it goes
+    #: into the report JSON for the planner's next attempt; the node never runs it.
+    repair: dict | None = None
 
     @property
     def approved(self) -> bool:
@@ -87,7 +90,9 @@ class Outcome:
 
     @cached_property
     def report_json(self) -> str:
-        return json.dumps(self.report.to_dict(), ensure_ascii=False) if self.report is not None else ""
+        if self.report is None:
+            return ""
+        return json.dumps({**self.report.to_dict(), **({"repair": self.repair} if self.repair is not None else {})}, ensure_ascii=False)
 
     @property
     def publishes_feedback(self) -> bool:
@@ -253,8 +258,24 @@ class VerificationService:
             log.exception("verification of %s failed", checked.correlation_id)
             return self._error(request, ErrorCode.INTERNAL, f"verification failed: {exc.__class__.__name__}: {exc}", checked.correlation_id), checked, start
         outcome = Outcome(checked.correlation_id, checked.source, self.max_attempts, report=report, actions_yaml=actions, sha256=sha,
-                          feedback=feedback_text(report))
+                          feedback=feedback_text(report), repair=self._repair(checked, start, report))
         return outcome, checked, start
+
+    def _repair(self, checked: CheckedRequest, start: StartChoice, report: Report) -> dict | None:
+        """The repair of a rejected plan (contract §8), verified with the same inputs; None when approved, switched off
+        (`repair_rejected`), or when the repair itself fails (logged: it never changes the verdict)."""
+        if report.approved or not getattr(self.settings, "repair_rejected", True):
+            return None
+        from plan_verifier.repair import Verification, repair_plan
+
+        try:
+            verification = Verification(self._verifier, level=checked.level or self.level, instruction=checked.instruction,
+                                        start_position=start.position, start_tool=start.tool, start_joints=start.joints_deg,
+                                        start_joints_source=start.joints_source or "request")
+            return repair_plan(checked.plan, verification, checked.plan_format).to_dict()
+        except Exception:  # noqa: BLE001 - the rejection stands without its repair
+            log.exception("repair of %s failed", checked.correlation_id)
+            return None
 
     def _commit_outcome(self, outcome: Outcome, request: VerifyRequest, checked: CheckedRequest | None, start: StartChoice | None,
                         stamp_ns: int, t0: float, publish: Callable[[Outcome], None] | None) -> Outcome:
