@@ -228,14 +228,22 @@ class Strategies:
         transit = target.key not in self.ctx.constrained
         switchable = step.command in _JOINT_OF
         if transit:
-            if rule in PATH_RULES and switchable:
-                yield self.to_joint(target, "MoveLinear cannot follow this line; joint interpolation can")
+            if switchable:
+                yield self.to_joint(target, "MoveLinear cannot follow this line; joint interpolation can" if rule in PATH_RULES
+                                    else "a transit: the joint move to the same target clears what the line runs into")
             yield from self.routed(target, state, switch=switchable)
             yield from self.branches(target, state, report, rendered, at=target.key)
             return
-        yield from self.branches(target, state, report, rendered, at=self.branch_point(target.key))
+        at = self.branch_point(target.key)
+        yield from self.branches(target, state, report, rendered, at=at, searches=(False,))
+        if switchable and rule in PATH_RULES:
+            yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot follow its line on any branch "
+                                        "reached without a detour")
+        yield from self.branches(target, state, report, rendered, at=at, searches=(True,))
         if switchable:
-            yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot run here on any branch the task allows")
+            if rule not in PATH_RULES:
+                yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot run here on any branch the "
+                                            "task allows")
             yield from self.routed(target, state, switch=True)
 
     def to_joint(self, target: Located, why: str) -> tuple[list[StatementChange], str]:
@@ -265,7 +273,7 @@ class Strategies:
                        f"{len(vias)} via points")
 
     def branches(self, target: Located, state: MotionState, report: Report, rendered: Rendered,
-                 at: Key | None) -> Iterator[tuple[list[StatementChange], str]]:
+                 at: Key | None, searches: tuple[bool, ...] = (False, True)) -> Iterator[tuple[list[StatementChange], str]]:
         """The IK branch changed at statement `at` (a transit whose target then gets another configuration, or the first
         motion of the program, before which the arm reconfigures at its start pose)."""
         if at is None:
@@ -280,7 +288,7 @@ class Strategies:
         else:
             options = self.other_solutions(point, point.q_start)
             label, what = None, point.motion.target.label
-        for search in (False, True):
+        for search in searches:
             for q in options[:MAX_BRANCHES]:
                 vias = self.path(point, point.q_start, q, pin=True, search=search)
                 if vias is None:
