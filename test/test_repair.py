@@ -172,3 +172,39 @@ def test_check_repair_adds_the_repair_object_to_rejected_reports(tmp_path) -> No
     rejected, approved = (json.loads(line) for line in done.stdout.splitlines())
     jsonschema.validate(rejected, SCHEMA)
     assert rejected["repair"]["verified"] and "repair" not in approved
+
+
+def test_a_transit_line_past_the_base_axis_becomes_a_joint_move() -> None:
+    result = repair_plan(CASES["fast_line_right_past_the_base_axis"][1], Verification(verifier()))
+    assert result.verified
+    (edit,) = result.edits
+    assert edit.before.replace("MoveLinear", "MoveJoint") == edit.after and edit.fixes == ("R-KIN-004",)
+
+
+def test_a_joint_speed_finding_gets_the_largest_velocity_that_passes() -> None:
+    """R-KIN-005's own example: the line keeps its type; its velocity drops to a value the verifier approves, and 20 %
+    more would not pass."""
+    program = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(300, -300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+               "    SPAWN MoveLinear(PosX(300, 300, 300, 180, 0, 0), 1000, 400, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
+    check = verifier()
+    assert "R-KIN-005" in {f.rule_id for f in check.verify(program).findings if f.severity.value == "CRITICAL"}
+    result = repair_plan(program, Verification(check))
+    assert result.verified
+    (edit,) = result.edits
+    assert "MoveLinear" in edit.after and edit.fixes == ("R-KIN-005",)
+    velocity = float(edit.after.split(", ")[6])
+    assert 10 <= velocity < 1000
+    faster = program.replace("1000, 400", f"{velocity * 1.2:g}, 400")
+    assert "R-KIN-005" in {f.rule_id for f in check.verify(faster).findings if f.severity.value == "CRITICAL"}
+
+
+def test_a_start_on_a_branch_into_the_floor_gets_a_move_to_another_branch() -> None:
+    """Contract §7's example: from [0, -90, 90, -90, -90, 0] (reaching backwards) the nearest solution for a tool-down
+    target in front has its elbow under the table; the repair reaches the target on a branch that clears it."""
+    program = "GOAL Execute_Process() {\n    SPAWN MoveJoint(PosX(500, 0, 300, 180, 0, 0), 60, 60, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n"
+    start = [0, -90, 90, -90, -90, 0]
+    check = verifier()
+    assert not check.verify(program, start_joints=start).approved
+    result = repair_plan(program, Verification(check, start_joints=start))
+    assert result.verified and any("PosJ(" in e.after for e in result.edits)
+    assert check.verify(result.text, start_joints=start).approved

@@ -2,9 +2,10 @@
 somewhere, `MoveLinear` everywhere (issue 15's benchmark and tests).
 
 A seeded generator of pick-and-place TDL programs for a robot spec: each cycle picks
-at a random target and places at another (both tool down, the yaw random, inside
-`REACH_SHARE` of the spec's reach and between `HEIGHT_MM` above the floor — the only
-checks such a planner makes), approaching and leaving 150 mm above each; the home
+at a random target and places at another (both tool down, the yaw random, the target
+and its approach point within `REACH_SHARE` of the spec's reach from the base and at
+least `MIN_HEIGHT_MM` above the table — the only checks such a planner makes),
+approaching and leaving 100-150 mm above each; the home
 is either the spec's home joints (`PosJ`) or a random Cartesian pose above the
 workspace, as planners write both. Every motion is a `MoveLinear`; the gripper
 is the spec's output. Nothing here knows about kinematics or the cell's obstacles:
@@ -20,8 +21,11 @@ from dataclasses import dataclass
 from plan_verifier.robots.spec import RobotSpec
 
 REACH_SHARE = (0.35, 0.8)
-HEIGHT_MM = (60.0, 350.0)
-ABOVE_MM = 150.0
+#: Heights above the table as a share of the reach (a UR3e's work is lower than a UR10e's), at least 60 mm.
+HEIGHT_SHARE = (0.0, 0.3)
+MIN_HEIGHT_MM = 60.0
+#: The approach offset above each target (mm): 150 for arms reaching over 700 mm, else 100.
+ABOVE_MM = (100.0, 150.0)
 
 
 @dataclass(frozen=True)
@@ -38,11 +42,16 @@ def target_only_program(robot: RobotSpec, seed: int, cycles: int = 5) -> Generat
     defines: list[str] = []
     body: list[str] = []
 
-    def point(name: str) -> tuple[float, float, float, float]:
-        radius = rng.uniform(*REACH_SHARE) * robot.reach_mm
-        angle = rng.uniform(-math.pi, math.pi)
-        z = rng.uniform(*HEIGHT_MM)
-        return (round(radius * math.cos(angle)), round(radius * math.sin(angle)), round(z), round(rng.uniform(-90, 90)))
+    above = ABOVE_MM[1] if robot.reach_mm > 700 else ABOVE_MM[0]
+
+    def point(name: str, lift: float = 0.0) -> tuple[float, float, float, float]:
+        """A target whose distance from the base (and its approach point's, `lift` above) is within the reach share."""
+        while True:
+            radius = rng.uniform(*REACH_SHARE) * robot.reach_mm
+            angle = rng.uniform(-math.pi, math.pi)
+            z = MIN_HEIGHT_MM + rng.uniform(*HEIGHT_SHARE) * robot.reach_mm
+            if math.hypot(radius, z + lift) <= REACH_SHARE[1] * robot.reach_mm:
+                return (round(radius * math.cos(angle)), round(radius * math.sin(angle)), round(z), round(rng.uniform(-90, 90)))
 
     def define(name: str, x: float, y: float, z: float, yaw: float) -> None:
         defines.append(f"DEFINE {name} = PosX({x:g}, {y:g}, {z:g}, {', '.join(f'{v:g}' for v in down(yaw))});")
@@ -50,14 +59,14 @@ def target_only_program(robot: RobotSpec, seed: int, cycles: int = 5) -> Generat
     if rng.random() < 0.5:
         defines.append(f"DEFINE Home = PosJ({', '.join(f'{v:g}' for v in robot.home_joints_deg)});")
     else:
-        x, y, _, yaw = point("Home")
-        define("Home", x, y, round(rng.uniform(350.0, 550.0)), yaw)
+        x, y, z, yaw = point("Home", lift=0.25 * robot.reach_mm)
+        define("Home", x, y, round(z + 0.25 * robot.reach_mm), yaw)
     port, close = robot.gripper.port, robot.gripper.close_value
     move = "    SPAWN MoveLinear({}, {}, {}, 0, 0) WITH WAIT;"
     for k in range(1, cycles + 1):
         for role in ("Pick", "Place"):
-            x, y, z, yaw = point(f"{role}_{k}")
-            define(f"{role}_{k}_Above", x, y, z + ABOVE_MM, yaw)
+            x, y, z, yaw = point(f"{role}_{k}", lift=above)
+            define(f"{role}_{k}_Above", x, y, z + above, yaw)
             define(f"{role}_{k}", x, y, z, yaw)
         body += [
             f"    // cycle {k}",

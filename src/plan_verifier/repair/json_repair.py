@@ -77,6 +77,8 @@ def repair_json(text: str, verification: Verification, *, yaml: bool | None = No
         tried.add((finding.rule_id, finding.step))
         kept = None
         for candidate_steps, edit in _candidates(finding, steps, current, cell):
+            if verification.expired:
+                break
             report = verification(writer.text(candidate_steps), "json")
             if _keeps(original, report, cell, verification) and not any(
                     f.rule_id == finding.rule_id and f.step == finding.step for f in blocking(report)) \

@@ -27,8 +27,10 @@ from plan_verifier.repair.model import MotionModel
 
 POSITION_MM = 0.05
 ORIENTATION_DEG = 0.05
-#: Catalogue kinds that are part of the task (flow commands, delays and logs are not events).
+#: Catalogue kinds that are part of the task (flow commands, delays and logs are not events) ...
 EVENT_KINDS = frozenset({"io", "config", "application"})
+#: ... except the global speed settings: speeds are what a repair may clamp.
+SPEED_SETTINGS = frozenset({"SetTaskVelocity", "SetTaskAcceleration", "SetJointVelocity", "SetJointAcceleration"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +93,7 @@ def _event(step, source: str) -> str | None:
     if step.action != "command":
         return None
     spec = catalogue.lookup(step.command)
-    if spec is None or spec.kind not in EVENT_KINDS:
+    if spec is None or spec.kind not in EVENT_KINDS or step.command in SPEED_SETTINGS:
         return None
     return re.sub(r"\s+", " ", _source(source, step.span)).strip()
 

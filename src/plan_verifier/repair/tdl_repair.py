@@ -89,7 +89,7 @@ class _TdlRepair:
                 continue
             kept = None
             for n, (changes, why) in enumerate(candidates):
-                if n >= CANDIDATES_PER_FINDING or self.verify.count >= CANDIDATES_PER_PROGRAM:
+                if n >= CANDIDATES_PER_FINDING or self.verify.count >= CANDIDATES_PER_PROGRAM or self.verify.expired:
                     self.reasons.setdefault((target.finding.rule_id, target.key),
                                             ("the repair's budget of candidates ran out before one was approved", None))
                     break
@@ -115,7 +115,7 @@ class _TdlRepair:
             cheap = strategies.cheapest(located)
             if cheap is not None and all(c.key not in {d.key for d in changes} or c.numbers for c in cheap):
                 changes.extend(cheap)
-        if len(changes) < 2:
+        if len(changes) < 2 or self.verify.expired:
             return state
         merged: dict[Key, StatementChange] = {}
         for change in changes:

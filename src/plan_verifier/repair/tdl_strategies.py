@@ -38,7 +38,7 @@ from plan_verifier.report import Report
 from plan_verifier.repair.alternatives import clear_solutions, describe, nearest_alternatives
 from plan_verifier.repair.model import MotionModel, Mount
 from plan_verifier.repair.planner import Budget, PlannerUnavailable, plan_path
-from plan_verifier.repair.task import EVENT_KINDS
+from plan_verifier.repair.task import EVENT_KINDS, SPEED_SETTINGS
 from plan_verifier.repair.tdl_text import Key, Rendered, StatementChange, TdlProgram, Via
 
 PATH_RULES = frozenset({"R-KIN-003", "R-KIN-004"})
@@ -123,7 +123,7 @@ class Context:
                 if after_event:
                     self.constrained.add(key)
                 previous, after_event = key, False
-            elif kind in EVENT_KINDS:
+            elif kind in EVENT_KINDS and s.command not in SPEED_SETTINGS:
                 if previous is not None:
                     self.constrained.add(previous)
                 after_event = True
@@ -172,7 +172,8 @@ class Strategies:
         raise UnrepairableError(self.why_not(target.finding))
 
     def cheapest(self, target: Located) -> list[StatementChange] | None:
-        """The one-token change for a finding, when it has one: a speed clamped, a transit line made a joint move."""
+        """The one-token change for a finding, when it has one: a speed clamped, a transit line made a joint move (a joint
+        speed finding is not one: its change is the largest velocity that passes, found by verifying)."""
         rule = target.finding.rule_id
         if target.key is None:
             return None
@@ -182,8 +183,8 @@ class Strategies:
             except UnrepairableError:
                 return None
         step = self.ctx.program.statements[target.key]
-        if rule in PATH_RULES | COLLISION_RULES | {"R-KIN-005"} and target.key not in self.ctx.constrained and step.command in _JOINT_OF:
-            return self.to_joint(target, "a transit: joint interpolation needs no line, no branch and no joint beyond its speed")[0]
+        if rule in PATH_RULES | COLLISION_RULES and target.key not in self.ctx.constrained and step.command in _JOINT_OF:
+            return self.to_joint(target, "a transit: joint interpolation needs no line and keeps no branch")[0]
         return None
 
     # ------------------------------------------------------------------ speeds

@@ -17,7 +17,7 @@ traced back to the input.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from plan_verifier.findings import Span
@@ -70,12 +70,6 @@ class Rendered:
     text: str
     origins: list[Origin]  # per output line (index 0 = line 1)
     edits: tuple[Edit, ...]
-
-
-@dataclass
-class _Statement:
-    step: Step
-    span: Span
 
 
 @dataclass
@@ -222,7 +216,3 @@ def _header_rule(line: str) -> bool:
 
 def _unique(items: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
-
-
-def with_key(change: StatementChange, key: Key) -> StatementChange:
-    return replace(change, key=key)

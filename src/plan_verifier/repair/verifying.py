@@ -28,9 +28,16 @@ class Verification:
     start_joints: Sequence[float] | None = None
     start_joints_source: str = "request"
     path: str | None = None
+    #: A time.monotonic() after which no further candidate is verified (the ROS service's bound on a repair; the command
+    #: line has none, so its result depends on nothing but the inputs).
+    deadline: float | None = None
     #: Candidates verified so far, and the seconds they took.
     count: int = 0
     seconds: float = field(default=0.0)
+
+    @property
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
 
     def __call__(self, text: str, plan_format: str = "auto") -> Report:
         t0 = time.perf_counter()
