@@ -182,10 +182,10 @@ def test_a_transit_line_past_the_base_axis_becomes_a_joint_move() -> None:
 
 
 def test_a_joint_speed_finding_gets_the_largest_velocity_that_passes() -> None:
-    """R-KIN-005's own example: the line keeps its type; its velocity drops to a value the verifier approves, and 20 %
-    more would not pass."""
-    program = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(300, -300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
-               "    SPAWN MoveLinear(PosX(300, 300, 300, 180, 0, 0), 1000, 400, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
+    """R-KIN-005's fixture (a fast sweep close to the base): the line keeps its type; its velocity drops to a value the
+    verifier approves, and 20 % more would not pass."""
+    program = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(250, -400, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+               "    SPAWN MoveLinear(PosX(250, 400, 300, 180, 0, 0), 1000, 500, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
     check = verifier()
     assert "R-KIN-005" in {f.rule_id for f in check.verify(program).findings if f.severity.value == "CRITICAL"}
     result = repair_plan(program, Verification(check))
@@ -194,7 +194,7 @@ def test_a_joint_speed_finding_gets_the_largest_velocity_that_passes() -> None:
     assert "MoveLinear" in edit.after and edit.fixes == ("R-KIN-005",)
     velocity = float(edit.after.split(", ")[6])
     assert 10 <= velocity < 1000
-    faster = program.replace("1000, 400", f"{velocity * 1.2:g}, 400")
+    faster = program.replace("1000, 500", f"{velocity * 1.2:g}, 500")
     assert "R-KIN-005" in {f.rule_id for f in check.verify(faster).findings if f.severity.value == "CRITICAL"}
 
 

@@ -82,6 +82,7 @@ class _TdlRepair:
                 break
             target = todo[0]
             tried.add((target.finding.rule_id, target.key))
+            strategies.probe = lambda changes, state=state, target=target: self.attempt(state, changes, target) is not None
             try:
                 candidates = strategies.for_finding(target, state.changes, state.report, state.rendered)
             except UnrepairableError as exc:
