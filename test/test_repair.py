@@ -208,3 +208,31 @@ def test_a_start_on_a_branch_into_the_floor_gets_a_move_to_another_branch() -> N
     result = repair_plan(program, Verification(check, start_joints=start))
     assert result.verified and any("PosJ(" in e.after for e in result.edits)
     assert check.verify(result.text, start_joints=start).approved
+
+
+def test_an_actions_file_is_repaired_into_a_freshly_approved_actions_file() -> None:
+    """Seed 003 steps in a RobotSequence (no verification: the seed system's own file) with an illegal edge: repaired
+    as a JSON plan and written back as an actions file that carries this verification."""
+    from plan_verifier.actions import verify_actions_text
+    from plan_verifier.yaml_text import dump, load
+
+    steps = json.loads((ROOT / "examples" / "weld_seam_5_illegal_edge.json").read_text(encoding="utf-8"))["steps"]
+    text = dump({"RobotSequence": {"name": "weld seam 5", "description": "", "steps": steps}})
+    check = Verifier("ur10e", graph=open_graph(cell="weld_cell"))
+    assert not check.verify(text).approved
+    result = repair_plan(text, Verification(check))
+    assert result.verified and result.edits
+    assert verify_actions_text(result.text).ok and "RobotSequence" in load(result.text)
+    assert check.verify(result.text).approved
+
+
+def test_an_exported_tdl_actions_file_reads_back_as_the_program() -> None:
+    """The TDL program an actions file's command steps come from verifies like the original."""
+    from plan_verifier.actions import approved_yaml
+    from plan_verifier.repair.actions_repair import tdl_program
+
+    report = verifier().verify((ROOT / "examples" / "pick_and_place.tdl").read_text(encoding="utf-8"))
+    text, _ = approved_yaml(report, correlation_id="c", robot="ur10e", graph_fingerprint=None)
+    program = tdl_program(verifier().verify(text).plan)
+    again = verifier().verify(program)
+    assert again.approved and [s.command for s in again.plan.steps] == [s.command for s in report.plan.steps]
