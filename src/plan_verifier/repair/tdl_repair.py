@@ -89,6 +89,7 @@ class _TdlRepair:
                 self.reasons[(target.finding.rule_id, target.key)] = (exc.why, exc.alternative)
                 continue
             kept = None
+            tried_whys: list[str] = []
             for n, (changes, why) in enumerate(candidates):
                 if n >= CANDIDATES_PER_FINDING or self.verify.count >= CANDIDATES_PER_PROGRAM or self.verify.expired:
                     self.reasons.setdefault((target.finding.rule_id, target.key),
@@ -98,7 +99,9 @@ class _TdlRepair:
                 if candidate is not None:
                     kept = candidate
                     break
-                self.reasons.setdefault((target.finding.rule_id, target.key), (f"tried {why}: the verifier still rejects it", None))
+                tried_whys.append(why)
+                self.reasons[(target.finding.rule_id, target.key)] = (
+                    f"tried {', '.join(dict.fromkeys(tried_whys))}: the verifier rejected each (or it changed the task)", None)
             if kept is not None:
                 state = kept
                 self.reasons.pop((target.finding.rule_id, target.key), None)

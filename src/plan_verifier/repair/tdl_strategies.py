@@ -257,6 +257,7 @@ class Strategies:
                                     else "a transit: the joint move to the same target clears what the line runs into")
             yield from self.routed(target, state, switch=switchable)
             yield from self.branches(target, state, report, rendered, at=target.key)
+            yield from self.whole_program_branch(target, state, report, rendered)
             return
         at = self.branch_point(target.key)
         yield from self.branches(target, state, report, rendered, at=at, searches=(False,))
@@ -269,6 +270,15 @@ class Strategies:
                 yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot run here on any branch the "
                                             "task allows")
             yield from self.routed(target, state, switch=True)
+        yield from self.whole_program_branch(target, state, report, rendered)
+
+    def whole_program_branch(self, target: Located, state: MotionState, report: Report,
+                             rendered: Rendered) -> Iterator[tuple[list[StatementChange], str]]:
+        """The branch changed before the program's first motion: every later Cartesian target is then reached by the
+        solution nearest to a configuration on that branch (a program written from a start on the wrong branch)."""
+        first = self.ctx.motion_keys[0] if self.ctx.motion_keys else None
+        if first is not None and first not in (target.key, self.branch_point(target.key)):
+            yield from self.branches(target, state, report, rendered, at=first, searches=(False,))
 
     def to_joint(self, target: Located, why: str) -> tuple[list[StatementChange], str]:
         step = self.ctx.program.statements[target.key]
