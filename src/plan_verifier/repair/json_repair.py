@@ -28,12 +28,13 @@ from plan_verifier.graph.simulate import SimState
 from plan_verifier.ir import fmt_number
 from plan_verifier.report import Report
 from plan_verifier.repair.result import Edit, RepairResult, Unrepaired
+from plan_verifier.repair.rule_sets import COLLISION, PATH, STEP_FIELDS
 from plan_verifier.repair.task import task_difference, task_events
 from plan_verifier.repair.verifying import Verification, blocking, semantic_verdict
 from plan_verifier.yaml_text import dump as dump_yaml, load as load_yaml
 
-_SPEEDS = {"R-SAF-002": "velocity", "R-SAF-003": "acceleration"}
-_MOTION = frozenset({"R-COL-001", "R-COL-002", "R-COL-003", "R-KIN-003", "R-KIN-004"})
+_SPEEDS = STEP_FIELDS
+_MOTION = COLLISION | PATH
 
 
 def repair_json(text: str, verification: Verification, *, yaml: bool | None = None) -> RepairResult:

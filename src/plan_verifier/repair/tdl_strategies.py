@@ -38,12 +38,10 @@ from plan_verifier.report import Report
 from plan_verifier.repair.alternatives import clear_solutions, describe, nearest_alternatives
 from plan_verifier.repair.model import MotionModel, Mount
 from plan_verifier.repair.planner import Budget, PlannerUnavailable, plan_path
+from plan_verifier.repair.rule_sets import CLAMPED, COLLISION, JOINT_SPEED, PATH, SPEED, TARGET, WHY_NOT
 from plan_verifier.repair.task import EVENT_KINDS, SPEED_SETTINGS
 from plan_verifier.repair.tdl_text import Key, Rendered, StatementChange, TdlProgram, Via
 
-PATH_RULES = frozenset({"R-KIN-003", "R-KIN-004"})
-COLLISION_RULES = frozenset({"R-COL-001", "R-COL-002", "R-COL-003"})
-TARGET_RULES = frozenset({"R-KIN-001", "R-KIN-002", "R-SAF-001", "R-SAF-004", "R-SAF-007"})
 #: Branch alternatives tried per finding (nearest first).
 MAX_BRANCHES = 3
 #: Collision checks the motion planner may spend on one program's repair.
@@ -52,20 +50,6 @@ PLANNER_CHECKS = 1200
 SPEED_STEPS = 6
 
 _JOINT_OF = {"MoveLinear": "MoveJoint", "AMoveLinear": "AMoveJoint"}
-_WHY_NOT = (
-    ("R-SYN", "the program could not be read as written: only corrected text can be checked for motions"),
-    ("R-GRF", "a finding of the cell graph (positions, moves, tools and routines the cell allows): the plan's choice, not a motion"),
-    ("R-SEM", "the program does not do what the instruction asks: a repair keeps the task as it is"),
-    ("R-CON", "a finding about the program's structure or names, not its motions"),
-    ("R-DOM", "a finding about the program's structure, not its motions"),
-    ("R-KIN-000", "the execution level could not simulate the motions: nothing to repair them against"),
-    ("R-KIN-006", "the motion names a tool the robot spec does not define: only the program's author knows which tool it means"),
-    ("R-KIN-007", "an approved-actions file whose joint targets no longer match: verify the plan it came from again"),
-    ("R-SAF-008", "the payload is above the robot's rating: no motion change carries it"),
-    ("R-SAF", "a target or setting outside the robot's limits: a repair never moves a target"),
-    ("R-KIN-001", "the target has no inverse-kinematics solution in its orientation: a repair never moves a target"),
-    ("R-KIN-002", "every solution of the target is outside the joint limits: a repair never moves a target"),
-)
 
 
 class UnrepairableError(Exception):
@@ -131,7 +115,7 @@ class Context:
 
 
 class Strategies:
-    SPEED = frozenset({"R-SAF-002", "R-SAF-003", "R-SAF-009", "R-KIN-005"})
+    SPEED = SPEED
 
     def __init__(self, context: Context):
         self.ctx = context
@@ -141,7 +125,7 @@ class Strategies:
 
     @staticmethod
     def why_not(finding: Finding) -> str:
-        for prefix, why in _WHY_NOT:
+        for prefix, why in WHY_NOT:
             if finding.rule_id.startswith(prefix):
                 return why
         return "no motion change the repair tried removed it"
@@ -154,16 +138,16 @@ class Strategies:
         rule = target.finding.rule_id
         if target.key is None:
             raise UnrepairableError(self.why_not(target.finding))
-        if rule in ("R-SAF-002", "R-SAF-003", "R-SAF-009"):
+        if rule in CLAMPED:
             return iter([self.clamp(target)])
         if self.ctx.model is None:
             raise UnrepairableError(self.why_not(target.finding))
         state = self.motion_state(target.key, report, rendered)
-        if rule in TARGET_RULES:
+        if rule in TARGET:
             raise UnrepairableError(self.why_not(target.finding), self.alternative(state))
-        if rule == "R-KIN-005":
+        if rule == JOINT_SPEED:
             return self.slower(target, state)
-        if rule in PATH_RULES | COLLISION_RULES:
+        if rule in PATH | COLLISION:
             if state is None or state.q_start is None:
                 raise UnrepairableError("the motion could not be simulated from a known configuration")
             if state.pose is not None and not len(clear_solutions(self.ctx.model, state.pose, state.mount)):
@@ -179,13 +163,13 @@ class Strategies:
         rule = target.finding.rule_id
         if target.key is None:
             return None
-        if rule in ("R-SAF-002", "R-SAF-003", "R-SAF-009"):
+        if rule in CLAMPED:
             try:
                 return self.clamp(target)[0]
             except UnrepairableError:
                 return None
         step = self.ctx.program.statements[target.key]
-        if rule in PATH_RULES | COLLISION_RULES and target.key not in self.ctx.constrained and step.command in _JOINT_OF:
+        if rule in PATH | COLLISION and target.key not in self.ctx.constrained and step.command in _JOINT_OF:
             return self.to_joint(target, "a transit: joint interpolation needs no line and keeps no branch")[0]
         return None
 
@@ -253,7 +237,7 @@ class Strategies:
         switchable = step.command in _JOINT_OF
         if transit:
             if switchable:
-                yield self.to_joint(target, "MoveLinear cannot follow this line; joint interpolation can" if rule in PATH_RULES
+                yield self.to_joint(target, "MoveLinear cannot follow this line; joint interpolation can" if rule in PATH
                                     else "a transit: the joint move to the same target clears what the line runs into")
             yield from self.routed(target, state, switch=switchable)
             yield from self.branches(target, state, report, rendered, at=target.key)
@@ -261,12 +245,12 @@ class Strategies:
             return
         at = self.branch_point(target.key)
         yield from self.branches(target, state, report, rendered, at=at, searches=(False,))
-        if switchable and rule in PATH_RULES:
+        if switchable and rule in PATH:
             yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot follow its line on any branch "
                                         "reached without a detour")
         yield from self.branches(target, state, report, rendered, at=at, searches=(True,))
         if switchable:
-            if rule not in PATH_RULES:
+            if rule not in PATH:
                 yield self.to_joint(target, f"the finding is on this motion: {step.command} cannot run here on any branch the "
                                             "task allows")
             yield from self.routed(target, state, switch=True)
