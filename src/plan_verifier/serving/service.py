@@ -29,6 +29,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -52,6 +53,12 @@ from plan_verifier.serving.start_state import StartChoice, StartStateSource, Sta
 from plan_verifier.serving.stats import ServiceStats, StatsSnapshot
 
 log = logging.getLogger("plan_verifier.serving")
+#: Repairs of rejected plans remembered per service (by the plan and the inputs it was verified with).
+REPAIRS_REMEMBERED = 64
+#: A rejected plan is repaired within one answer only up to this many steps, and for at most this long (the repair's
+#: candidates after that are not verified; what is left is reported as not repaired).
+REPAIR_MAX_STEPS = 400
+REPAIR_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Outcome:
@@ -67,6 +74,9 @@ class Outcome:
     actions_yaml: str = ""
     sha256: str = ""
     feedback: str = ""
+    #: A rejected attempt's repair (contract §8's object: the repaired plan and its edits, verified or why not): it goes
+    #: into the report JSON for the planner's next attempt; the node never runs it.
+    repair: dict | None = None
 
     @property
     def approved(self) -> bool:
@@ -89,7 +99,9 @@ class Outcome:
 
     @cached_property
     def report_json(self) -> str:
-        return json.dumps(self.report.to_dict(), ensure_ascii=False) if self.report is not None else ""
+        if self.report is None:
+            return ""
+        return json.dumps({**self.report.to_dict(), **({"repair": self.repair} if self.repair is not None else {})}, ensure_ascii=False)
 
     @property
     def publishes_feedback(self) -> bool:
@@ -139,6 +151,8 @@ class VerificationService:
             raise
         self._actions_path = Path(settings.actions_output_path) if settings.actions_output_path.strip() else None
         self._commit = threading.Lock()
+        self._repairs: OrderedDict[tuple, dict] = OrderedDict()
+        self._repairs_lock = threading.Lock()
         self._gate = threading.Condition()
         self._active = False
         self._closed = False
@@ -258,8 +272,39 @@ class VerificationService:
             log.exception("verification of %s failed", checked.correlation_id)
             return self._error(request, ErrorCode.INTERNAL, f"verification failed: {exc.__class__.__name__}: {exc}", checked.correlation_id), checked, start
         outcome = Outcome(checked.correlation_id, checked.source, self.max_attempts, report=report, actions_yaml=actions, sha256=sha,
-                          feedback=feedback_text(report))
+                          feedback=feedback_text(report), repair=self._repair(checked, start, report))
         return outcome, checked, start
+
+    def _repair(self, checked: CheckedRequest, start: StartChoice, report: Report) -> dict | None:
+        """The repair of a rejected plan (contract §8), verified with the same inputs; None when approved, switched off
+        (`repair_rejected`), or when the repair itself fails (logged: it never changes the verdict)."""
+        if report.approved or not getattr(self.settings, "repair_rejected", True):
+            return None
+        if report.plan is None or len(report.plan.steps) > REPAIR_MAX_STEPS:
+            return None  # a program that long is rewritten by its planner, not repaired within one answer
+        from plan_verifier.repair import Verification, repair_plan
+
+        level = checked.level or self.level
+        key = (checked.plan, checked.plan_format, level, checked.instruction, start.position, start.tool,
+               tuple(start.joints_deg) if start.joints_deg is not None else None)
+        with self._repairs_lock:  # a repair takes seconds: a plan retried or replayed is repaired once
+            if key in self._repairs:
+                self._repairs.move_to_end(key)
+                return self._repairs[key]
+        try:
+            verification = Verification(self._verifier, level=level, instruction=checked.instruction,
+                                        start_position=start.position, start_tool=start.tool, start_joints=start.joints_deg,
+                                        start_joints_source=start.joints_source or "request",
+                                        deadline=time.monotonic() + REPAIR_SECONDS)
+            repaired = repair_plan(checked.plan, verification, checked.plan_format).to_dict()
+        except Exception:  # noqa: BLE001 - the rejection stands without its repair
+            log.exception("repair of %s failed", checked.correlation_id)
+            return None
+        with self._repairs_lock:
+            self._repairs[key] = repaired
+            while len(self._repairs) > REPAIRS_REMEMBERED:
+                self._repairs.popitem(last=False)
+        return repaired
 
     def _commit_outcome(self, outcome: Outcome, request: VerifyRequest, checked: CheckedRequest | None, start: StartChoice | None,
                         stamp_ns: int, t0: float, publish: Callable[[Outcome], None] | None) -> Outcome:
