@@ -7,9 +7,10 @@ Two sets:
 - corpus: the TDL programs of ../shared/corpus/tdl (UR10e, no cell).
 
 For each rejected plan: repaired and verified (approved by the whole pipeline), reported not
-repairable with a target-level reason (no solution for a target, every solution in collision,
-a target or setting out of the robot's limits, a finding that is not about motions), or given
-up on (a motion finding the strategies could not remove); the repair's time (median, p95); and
+repairable (every finding left is `Unrepaired.kind` "not_repairable": no solution for a target,
+every solution in collision, a target or setting out of the robot's limits, a finding that is not
+about motions, a motion that starts where such a target leaves the arm), or given up on (a motion
+finding the strategies could not remove); the repair's time (median, p95); and
 whether any repaired plan's gripper/IO events moved (task preserved, compared for every one).
 The peer, measured in the same run: the hand repair of the issue — every MoveLinear made a
 MoveJoint — and how many of the same rejected plans it gets approved.
@@ -34,14 +35,11 @@ from plan_verifier.graph.open import open_graph  # noqa: E402
 from plan_verifier.pipeline import Verifier  # noqa: E402
 from plan_verifier.repair import Verification, repair_plan  # noqa: E402
 from plan_verifier.repair.model import MotionModel  # noqa: E402
+from plan_verifier.repair.result import NOT_REPAIRABLE  # noqa: E402
 from plan_verifier.repair.task import task_difference, task_events  # noqa: E402
 from plan_verifier.robots.spec import load_robot  # noqa: E402
 
 CORPUS = ROOT.parent.parent / "shared" / "corpus" / "tdl"
-#: Reasons that say the plan cannot be saved by a motion change (the rest: the strategies gave up).
-TARGET_LEVEL = ("every solution", "no inverse-kinematics solution", "outside the joint limits", "outside the robot's limits",
-                "a repair never moves a target", "not its motions", "not a motion", "could not be read", "cell graph",
-                "instruction asks", "does not define", "above the robot's rating", "could not simulate")
 
 
 def main() -> int:
@@ -81,7 +79,7 @@ def main() -> int:
                                     task_events(result.report.plan, model, result.report.cell)) is not None
         if result.verified:
             outcome = "repaired"
-        elif all(any(reason in u.why for reason in TARGET_LEVEL) for u in result.unrepaired):
+        elif all(u.kind == NOT_REPAIRABLE for u in result.unrepaired):
             outcome = "not repairable"
         else:
             outcome = "gave up"

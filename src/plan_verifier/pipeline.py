@@ -86,6 +86,11 @@ class Verifier:
                 self._rules[cls.category].append(cls())
         self._reasons = {cls.id: cls.reason() for cls in registry.all_rules()}
 
+    @property
+    def rule_types(self) -> tuple[type[Rule], ...]:
+        """The rules this verifier runs, in stage order (the rule that reports crashes always runs besides)."""
+        return tuple(type(rule) for category in _STAGE_ORDER for rule in self._rules[category])
+
     # ------------------------------------------------------------------ public
     def verify(
         self,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plan_verifier.findings import Finding
+from plan_verifier.repair.result import GAVE_UP, NOT_REPAIRABLE
 from plan_verifier.rules.col.r_col_001 import RCol001
 from plan_verifier.rules.col.r_col_002 import RCol002
 from plan_verifier.rules.col.r_col_003 import RCol003
@@ -49,3 +51,11 @@ WHY_NOT = (
     (RKin001.id, "the target has no inverse-kinematics solution in its orientation: a repair never moves a target"),
     (RKin002.id, "every solution of the target is outside the joint limits: a repair never moves a target"),
 )
+
+
+def why_not(finding: Finding) -> tuple[str, str]:
+    """Why a finding is no motion problem (`NOT_REPAIRABLE`), or that the repair found nothing for it (`GAVE_UP`)."""
+    for prefix, why in WHY_NOT:
+        if finding.rule_id.startswith(prefix):
+            return why, NOT_REPAIRABLE
+    return "no motion change the repair tried removed it", GAVE_UP
