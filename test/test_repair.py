@@ -100,6 +100,15 @@ def test_the_unreachable_orientation_and_the_tool_up_place_are_not_repairable(ca
     assert item.alternative and "closest orientation" in item.alternative  # the nearest reachable alternative
 
 
+def test_a_start_the_robot_cannot_be_standing_in_is_not_repairable() -> None:
+    """The UR3e cannot reach the assembly cell's Home: a problem of the cell, reported as such, never a motion change."""
+    spec = load_robot("ur3e")
+    result = repair_plan(target_only_program(spec, 0).text, Verification(Verifier(spec, graph=open_graph(cell="assembly_cell"))))
+    assert not result.verified
+    (start,) = [u for u in result.unrepaired if u.rule_id == "R-KIN-009"]
+    assert start.kind == NOT_REPAIRABLE and "start" in start.why
+
+
 def test_the_nearest_orientation_offered_is_reachable_and_clear() -> None:
     """The alternative for the tool-up place: the turned pose it names is approved when the planner asks for it."""
     result = repair_plan(CASES["tool_pointing_up_wrist_under_the_table"][1], Verification(verifier()))

@@ -15,6 +15,7 @@ from plan_verifier.rules.kin.r_kin_004 import RKin004
 from plan_verifier.rules.kin.r_kin_005 import RKin005
 from plan_verifier.rules.kin.r_kin_006 import RKin006
 from plan_verifier.rules.kin.r_kin_007 import RKin007
+from plan_verifier.rules.kin.r_kin_009 import RKin009
 from plan_verifier.rules.saf.r_saf_001 import RSaf001
 from plan_verifier.rules.saf.r_saf_002 import RSaf002
 from plan_verifier.rules.saf.r_saf_003 import RSaf003
@@ -45,6 +46,8 @@ WHY_NOT = (
     ("R-DOM", "a finding about the program's structure, not its motions"),
     (RKin000.id, "the execution level could not simulate the motions: nothing to repair them against"),
     (RKin006.id, "the motion names a tool the robot spec does not define: only the program's author knows which tool it means"),
+    (RKin009.id, "the start the verifier assumes is a configuration the robot cannot be standing in: a problem of the cell's "
+                 "start position or the given start joints, not of the plan's motions"),
     (RKin007.id, "an approved-actions file whose joint targets no longer match: verify the plan it came from again"),
     (RSaf008.id, "the payload is above the robot's rating: no motion change carries it"),
     ("R-SAF", "a target or setting outside the robot's limits: a repair never moves a target"),
