@@ -139,6 +139,28 @@ SHARING = [
 ]
 
 
+def _verdict(verifier: Verifier, plan: str) -> dict:
+    report = verifier.verify(plan).to_dict()
+    report.pop("timings_ms")
+    return report
+
+
+def test_a_plan_gives_the_same_report_whatever_the_process_verified_before() -> None:
+    """The report is a function of the inputs: verified first, after plans that share its motions (their swept
+    results remembered from other batches), and again, it is the same to the last digit."""
+    verifier = Verifier("ur10e", graph=EmbeddedGraph.from_file(str(FIXTURE_CELL)))
+    sweeping.CACHE.clear()
+    alone = _verdict(verifier, THROUGH)
+    contact = next(f for f in alone["findings"] if f["evidence"].get("object") == "Fixture_1")
+    assert contact["evidence"]["fraction"] == 0.4 and contact["evidence"]["tcp_mm"] == [560.0, 0.0, 150.0]
+    for order in (SHARING, SHARING[::-1]):
+        sweeping.CACHE.clear()
+        for other in order:
+            _verdict(verifier, other)
+        assert _verdict(verifier, THROUGH) == alone
+    assert _verdict(verifier, THROUGH) == alone  # every motion cached now
+
+
 def test_every_motion_of_real_plans_is_swept_alike_alone_and_in_its_batch(monkeypatch) -> None:
     """The property the cache relies on, on whole plans: each motion of every batched sweep gives, swept alone, the
     same samples and distances to the last bit (a batch of one instant once took other numpy kernels than a batch of
