@@ -58,6 +58,6 @@ def trace_findings(trace: Simulation, cell: Cell, *, plan_format: str | None = N
     field is always the whole VerificationResult."""
     from plan_verifier import rules as registry
 
-    return [f for cls in registry.all_rules()
+    return [f for cls in registry.in_categories([Category.GRAPH])
             if issubclass(cls, TraceRule) and cls not in skip and (plan_format is None or plan_format in cls.formats)
             for f in cls().judge(trace, cell)]
