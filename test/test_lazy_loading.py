@@ -54,7 +54,23 @@ def test_a_check_at_basic_loads_no_execution_level() -> None:
     status, modules = _imported("check", str(PLAN), "--level", "BASIC")
     assert status == 0
     assert not _under(modules, "plan_verifier.motion", "plan_verifier.rules.kin.", "plan_verifier.rules.col.",
-                      "plan_verifier.rules.con.", "plan_verifier.rules.sem.", "plan_verifier.semantic")
+                      "plan_verifier.rules.sem.", "plan_verifier.semantic")
+    # The consistency family is loaded for its every-level rules (a name defined nowhere is never approved).
+    assert "plan_verifier.rules.con.r_con_001" in modules
+
+
+def test_basic_still_rejects_a_name_defined_nowhere(tmp_path) -> None:
+    plan = tmp_path / "undefined.tdl"
+    plan.write_text(PLAN.read_text(encoding="utf-8").replace("PosX(", "PosX(foo + ", 1), encoding="utf-8")
+    status, modules = _imported("check", str(plan), "--level", "BASIC", "--format", "json")
+    assert status != 0
+    assert not _under(modules, "plan_verifier.motion", "plan_verifier.rules.sem.")
+
+
+def test_only_consistency_rules_run_at_every_level() -> None:
+    """A lower level loads the every-level categories' families and no others, so a rule elsewhere could not run."""
+    every = [cls for cls in registry.all_rules() if cls.every_level]
+    assert every and {cls.category for cls in every} <= registry.EVERY_LEVEL_CATEGORIES
 
 
 def test_the_catalogue_still_lists_every_rule_module() -> None:
