@@ -88,8 +88,9 @@ class Verifier:
 
     @property
     def rule_types(self) -> tuple[type[Rule], ...]:
-        """The rules this verifier runs, in stage order (the rule that reports crashes always runs besides)."""
-        return tuple(type(rule) for category in _STAGE_ORDER for rule in self._rules[category])
+        """The rules this verifier can run, in stage order (every stage's family loads; the rule that reports crashes
+        always runs besides)."""
+        return tuple(type(rule) for category in _STAGE_ORDER for rule in self._stage(category))
 
     # ------------------------------------------------------------------ public
     def verify(
