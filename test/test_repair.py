@@ -95,6 +95,9 @@ def test_the_unreachable_orientation_and_the_tool_up_place_are_not_repairable(ca
     cell, unsafe = CASES[case][0], CASES[case][1]
     result = repair_plan(unsafe, Verification(verifier(cell)))
     assert not result.verified and result.text == unsafe and not result.edits
+    full = verifier(cell).verify(unsafe)  # unchanged: the answer is the whole pipeline's report of the input
+    assert [(f.rule_id, f.message) for f in result.report.findings] == [(f.rule_id, f.message) for f in full.findings]
+    assert [(f.rule_id, f.message) for f in result.original.findings] == [(f.rule_id, f.message) for f in full.findings]
     (item,) = [u for u in result.unrepaired if u.rule_id == rule]
     assert "never moves a target" in item.why and item.kind == NOT_REPAIRABLE
     assert item.alternative and "closest orientation" in item.alternative  # the nearest reachable alternative

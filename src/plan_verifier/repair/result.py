@@ -72,7 +72,10 @@ class RepairResult:
     text: str
     edits: tuple[Edit, ...]
     unrepaired: tuple[Unrepaired, ...]
+    #: The repaired plan's report, always the whole pipeline's (`verified` is its approval).
     report: Report
+    #: The input's report: for a TDL program the repair changed, the screen's (`verifying.Verification.screen`: the
+    #: same rejecting findings, no warnings of the rules that never reject); else the whole pipeline's.
     original: Report
     #: Seconds spent, and how many candidate plans the pipeline verified on the way.
     seconds: float = 0.0

@@ -67,11 +67,14 @@ class _Reason:
 
 def repair_tdl(text: str, verification: Verification) -> RepairResult:
     t0 = time.perf_counter()
-    original = verification(text, "tdl")
-    if original.approved:
-        return RepairResult(text, (), (), original, original, time.perf_counter() - t0, verification.count)
+    original = verification.screen(text, "tdl")  # what the screen rejects, the whole pipeline rejects (it only adds rules)
+    if not verification.blocking(original):  # approved, or not: only the whole pipeline's word
+        original = verification(text, "tdl")
+        if original.approved:
+            return RepairResult(text, (), (), original, original, time.perf_counter() - t0, verification.count)
     plan = original.plan
     if plan is None or not plan.parsed or any(f.category is Category.SYNTAX for f in verification.blocking(original)):
+        original = verification(text, "tdl")  # the answer: the whole pipeline's report
         unrepaired = tuple(Unrepaired(f.rule_id, f.span.line if f.span else None, f.step,
                                       "the program could not be read: only a corrected text can be checked for motions",
                                       f.suggestion) for f in verification.blocking(original))
@@ -144,8 +147,8 @@ class _TdlRepair:
             if kept is not None:
                 state = kept
                 self.reasons.pop(name, None)
-        if state.changes:  # the answer: the full pipeline's report of the final program
-            state = _State(state.changes, state.rendered, self.verify(state.rendered.text, "tdl"))
+        # the answer: the whole pipeline's report of the final program (the input's text when nothing was kept)
+        state = _State(state.changes, state.rendered, self.verify(state.rendered.text, "tdl"))
         return self.result(state)
 
     # ------------------------------------------------------------------ candidates
@@ -251,5 +254,6 @@ class _TdlRepair:
             original_step = self.program.statements[located.key].index if located.key in self.program.statements else None
             unrepaired.append(Unrepaired(f.rule_id, located.origin_line, original_step, reason.why, reason.alternative or f.suggestion,
                                          {"message": f.message}, reason.kind))
-        return RepairResult(state.rendered.text, state.rendered.edits, tuple(unrepaired), state.report, self.original,
+        original = self.original if state.changes else state.report  # nothing kept: the input's whole report
+        return RepairResult(state.rendered.text, state.rendered.edits, tuple(unrepaired), state.report, original,
                             time.perf_counter() - self.t0, self.verify.count)
