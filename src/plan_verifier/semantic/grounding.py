@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
-from plan_verifier.semantic.program import CELL, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
+from plan_verifier.semantic.activity import CELL, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.vocabulary import vocabulary
 
 MATCH, MISMATCH, UNKNOWN = "match", "mismatch", "unknown"

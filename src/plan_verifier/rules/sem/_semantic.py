@@ -22,7 +22,7 @@ from typing import Iterable
 
 from plan_verifier.findings import Category, Finding, Severity, Span
 from plan_verifier.rules.base import Rule
-from plan_verifier.semantic.program import Named
+from plan_verifier.semantic.activity import Named
 
 CONFIDENT = 0.70
 PLAUSIBLE = 0.50

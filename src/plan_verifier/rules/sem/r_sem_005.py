@@ -5,7 +5,8 @@ from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
 from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
 from plan_verifier.semantic.language import identifier_words
-from plan_verifier.semantic.program import ROBOT_PARTS, Spot
+from plan_verifier.semantic.activity import Spot
+from plan_verifier.semantic.names import ROBOT_PARTS
 from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
