@@ -40,6 +40,10 @@ class Spot:
     places: tuple[Named, ...] = ()
     objects: tuple[Named, ...] = ()
     position: str | None = None  # the cell position (JSON plans)
+    #: The identifiers of the cycle (the pose the gripper acts at first when `posed`), kept to be read again against the
+    #: instruction's words for the object (`names.name_places`): `places` and `objects` hold their reading without it.
+    names: tuple[Named, ...] = ()
+    posed: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class Visit:
     xyz: tuple[float, float, float] | None
     places: tuple[Named, ...]
     home: bool
+    names: tuple[Named, ...] = ()  # the target's identifier, to be read again against the carried object's words
 
 
 @dataclass(frozen=True)

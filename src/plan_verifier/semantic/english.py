@@ -13,12 +13,14 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
-                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, place_key,
-                                                    verb_forms)
+                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
+from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
@@ -394,10 +396,13 @@ class _Sentence(Constructions):
                     if j + 1 < end and self.t[j].low == "of":
                         owner, k = self._noun_phrase(j + 1, end)  # "the left side of the table", "the top of the pallet"
                         if owner is not None:
-                            if place.kind in (None, "position") or place.side:
-                                whole = self._place(owner)
+                            whole = self._place(owner)
+                            if place.kind in (None, "position"):  # "the left side of the table", "the top of the pallet"
                                 place = PlaceRef(f"{np.text} of {owner.text}", place.key if place.side else whole.key,
-                                                 whole.kind, whole.label, place.side, whole.coords)
+                                                 whole.kind, whole.label, place.side, whole.coords, color=whole.color,
+                                                 words=whole.words + place.words)
+                            else:  # "slot 2 of the tray", "the top shelf of the display case": the part, with the whole's words
+                                place = replace(place, text=f"{np.text} of {owner.text}", words=place.words + whole.words)
                             j = k
                     places.append((role, place))
                     last_role = role
@@ -448,7 +453,8 @@ class _Sentence(Constructions):
                     place = self._place(np)
                     before = places[-1][1] if places else None
                     if np.head is None and before is not None and before.kind and place.label:
-                        place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label)  # "seams 1 and 5"
+                        place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label,
+                                         words=before.words)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
                 elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
                         (action in WORK and self._names_place(np)):

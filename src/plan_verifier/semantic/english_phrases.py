@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 
 from plan_verifier.semantic.clauses import ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Token, canon
+from plan_verifier.semantic.language import Token, canon, noun_lemma
+from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary
 
 PARTICLES = frozenset({"up", "down", "off", "over", "away", "back", "out", "in"})
@@ -240,7 +241,20 @@ class Phrases:
         ordinal = np.ordinal or (int(np.labels[-1].low) if np.labels and np.labels[-1].low.isdigit() else None)  # "box 2"
         if v.en_materials.get(low) == "glass" and cls == "glass" and np.modifiers:
             cls = v.en_objects.get(np.modifiers[-1].noun) or np.modifiers[-1].noun
-        return ObjectRef(np.text, cls, color, material, size, ordinal, np.count)
+        return ObjectRef(np.text, cls, color, material, size, ordinal, np.count, words=self._content_words(np))
+
+    def _content_words(self, np: _NounPhrase) -> tuple[str, ...]:
+        """The words of a noun phrase that name (lemmas): not its determiners, numbers, colours, sides or sizes, which are
+        attributes or designators of their own ("the red left-hand jig 2": jig)."""
+        v = self.v
+        out = []
+        for tok in np.modifiers + ([np.head] if np.head is not None else []):
+            for part in tok.parts:
+                if not part.isalpha() or part in DETERMINERS or part in QUANTIFIERS or part in v.en_colors or part in v.en_sides \
+                        or part in v.en_sizes or part in v.ordinals or part in v.numbers or part in ("hand", "handed", "side"):
+                    continue
+                out.append(noun_lemma(part))
+        return tuple(out)
 
     def _place(self, np: _NounPhrase) -> PlaceRef:
         v = self.v
@@ -253,10 +267,12 @@ class Phrases:
         if named and v.en_places.get(named.group(1).lower()):
             # "Pos_1", "Bin3", "station_2": a class and a number written as one name
             kind = v.en_places[named.group(1).lower()]
-            return PlaceRef(np.text, place_key(kind, named.group(2), None, None), kind, str(int(named.group(2))), None, np.coords)
-        side = None
+            return PlaceRef(np.text, place_key(kind, named.group(2), None, None), kind, str(int(named.group(2))), None, np.coords,
+                            words=(noun_lemma(named.group(1).lower()),))
+        side = color = None
         for tok in np.modifiers + ([head] if head else []):
             side = side or v.en_sides.get(tok.low) or next((v.en_sides[w] for w in tok.parts if w in v.en_sides), None)
+            color = color or next((v.en_colors[w] for w in tok.parts if w in v.en_colors and tok is not head), None)
         if head is not None:
             two = " ".join(t.noun for t in np.modifiers[-1:] + [head])
             kind = v.en_places.get(two) or v.en_places.get(head.noun) or v.en_places.get(head.low)
@@ -265,7 +281,7 @@ class Phrases:
                 kind = f"container:{obj or head.noun}" if not side else "position"
         thing = self._object(np) if kind and kind.startswith("container:") else None
         return PlaceRef(np.text, place_key(kind, label, side, head.noun if head else None), kind, canon(label) if label else None, side,
-                        np.coords, thing)
+                        np.coords, thing, color, self._content_words(np))
 
     def _subject(self, i: int, end: int) -> list[ObjectRef | PlaceRef]:
         """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""
@@ -316,23 +332,6 @@ def is_label(tok: Token) -> bool:
     if len(raw) == 1 and raw.isupper() and raw not in ("I",):
         return True
     return "_" in raw or (any(c.isdigit() for c in raw) and any(c.isalpha() for c in raw) and not raw.lower().endswith(("st", "nd", "rd", "th")))
-
-
-def place_key(kind: str | None, label: str | None, side: str | None, noun: str | None) -> str:
-    """What two mentions of one place have in common: a letter label (`a`), class + number (`bin3`), a class, a side."""
-    if label:
-        lab = canon(label)
-        if len(lab) == 1 and lab.isalpha():
-            return lab
-        if lab.isdigit():
-            base = "pos" if kind in (None, "position") else kind.split(":")[-1]
-            return f"{base}{int(lab)}"
-        return lab
-    if side:
-        return side
-    if kind:
-        return kind.split(":")[-1]
-    return noun or "?"
 
 
 def is_past(tok: Token) -> bool:

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from plan_verifier.semantic.english import place_key
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
+from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
@@ -52,7 +52,7 @@ _SERIES = frozenset({"순서", "차례", "순"})
 #: Verbs of leaving something be: without a place ("파란 큐브는 두고", "놔둬") they exclude their object.
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
-_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z])")
+_LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
 
 @dataclass
@@ -687,7 +687,8 @@ class _Reader:
             cls = v.ko_places[head]  # "트레이는 움직이지 마": a place noun handled as a thing is named as the program names it
         if cls is None:
             cls = head.lower()
-        return ObjectRef(phrase.text, cls, color, material, size, ordinal, count)
+        words = tuple(w.lower() for w in nouns if w not in v.ko_materials and w not in v.ko_colors and w not in v.ko_sides)
+        return ObjectRef(phrase.text, cls, color, material, size, ordinal, count, words=words)
 
     def _as_place(self, obj: ObjectRef) -> PlaceRef:
         morphs = korean_morphs(obj.text)
@@ -714,6 +715,8 @@ class _Reader:
                 continue
             side = side or v.ko_sides.get(word)
             nouns.append(word)
+        color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
+        words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
         classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
@@ -725,7 +728,7 @@ class _Reader:
         values = tuple(float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", coords.group(0))) if coords else None
         thing = self._object(phrase) if kind and kind.startswith("container:") else None
         return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
-                        canon(label) if label else None, side, values, thing)
+                        canon(label) if label else None, side, values, thing, color, words)
 
 
 def _counted(morphs: list[Morph], counter: Morph) -> bool:

@@ -28,7 +28,7 @@ from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import PlaceRef
 from plan_verifier.semantic.language import canon, has_hangul, identifier_words
-from plan_verifier.semantic.names import identifier_evidence, text_evidence
+from plan_verifier.semantic.names import identifier_evidence, name_places, text_evidence
 from plan_verifier.semantic.vocabulary import vocabulary
 
 if TYPE_CHECKING:
@@ -126,14 +126,14 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
     window_steps = steps[first - 1:last]
     # The pose the gripper acts at names the place most directly; the cycle's other poses and comments next.
     ordered = ([pose] if pose is not None else []) + [s for s in reversed(window_steps) if s is not pose]
+    identifiers = []
     for s in ordered:
         name = names.get(s.index) or s.target_name
         if name:
-            o, p = identifier_evidence(name)
-            span = s.arg_span("target_pose")
-            objects += [Named(name, IDENTIFIER, s.index, span, obj=x, known=known) for x, known in o]
-            if s is pose or not places:
-                places += [Named(name, IDENTIFIER, s.index, span, place=x) for x in p if s is pose or x.key != "home"]
+            identifiers.append(Named(name, IDENTIFIER, s.index, s.arg_span("target_pose")))
+            objects += [Named(name, IDENTIFIER, s.index, s.arg_span("target_pose"), obj=x, known=known)
+                        for x, known in identifier_evidence(name)[0]]
+    places += identifier_places(tuple(identifiers), pose is not None and bool(identifiers) and identifiers[0].step == pose.index)
     for s in window_steps:
         for text, span in comments.get(s.index, ()):
             o, p = text_evidence(text)
@@ -145,7 +145,19 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
             objects += [Named(message.value, COMMENT, s.index, message.span or s.span, obj=x, known=known) for x, known in o]
             places += [Named(message.value, COMMENT, s.index, message.span or s.span, place=x) for role, x in p
                        if _fits(role, side) and x.key != "home"]
-    return Spot(action.step, xyz, _unique(places), _unique(objects))
+    posed = pose is not None and bool(identifiers) and identifiers[0].step == pose.index
+    return Spot(action.step, xyz, _unique(places), _unique(objects), names=tuple(identifiers), posed=posed)
+
+
+def identifier_places(identifiers: tuple[Named, ...], posed: bool, carried: tuple[str, ...] = ()) -> list[Named]:
+    """The places a cycle's identifiers name: the pose it acts at always, the other poses only until one names a place
+    (and never home: the way out of a cycle is no place of it); read against the carried object's words if given."""
+    places: list[Named] = []
+    for k, n in enumerate(identifiers):
+        at_pose = posed and k == 0
+        if at_pose or not places:
+            places += [Named(n.quote, IDENTIFIER, n.step, n.span, place=x) for x in name_places(n.quote, carried) if at_pose or x.key != "home"]
+    return places
 
 
 def _unique(named: list[Named]) -> tuple[Named, ...]:
@@ -174,9 +186,8 @@ def _tdl_visit(step: Step, comments: dict, names: dict[int, str], robot: "RobotS
     places: list[Named] = []
     name = names.get(step.index) or step.target_name
     home = False
-    if name:
-        _, p = identifier_evidence(name)
-        places += [Named(name, IDENTIFIER, step.index, step.arg_span("target_pose"), place=x) for x in p]
+    identifiers = (Named(name, IDENTIFIER, step.index, step.arg_span("target_pose")),) if name else ()
+    places += identifier_places(identifiers, True)
     for text, span in comments.get(step.index, ()):
         _, p = text_evidence(text)
         places += [Named(text, COMMENT, step.index, span, place=x) for role, x in p if role != "source"]
@@ -187,7 +198,7 @@ def _tdl_visit(step: Step, comments: dict, names: dict[int, str], robot: "RobotS
         xyz = step.target.xyz()
     elif step.target is not None and step.target.kind == "joint":
         xyz = flange_position(robot, step.target.values)
-    return Visit(step, xyz, tuple(places), home)
+    return Visit(step, xyz, tuple(places), home, identifiers)
 
 
 def _letters_enumerate_poses(steps: tuple[Step, ...], names: dict[int, str]) -> bool:

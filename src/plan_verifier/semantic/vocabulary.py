@@ -59,6 +59,8 @@ class Vocabulary:
     ko_noun_verbs: frozenset[str]  # Korean action nouns (이동, 용접): with 하다 a verb, alone at a clause's end too
     object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
+    related_places: frozenset[frozenset[str]]  # pairs of place kinds one place may be called by ("station", "tester")
+    qualifier_pairs: frozenset[frozenset[str]]  # free words that stand for one another ("outfeed", "output")
 
     def materials_fit(self, a: str | None, b: str | None) -> bool:
         """Could one thing be described by both materials? (the same, one unsaid, or one a kind of the other)"""
@@ -77,6 +79,10 @@ def _by_language(section: Mapping[str, Any], language: str) -> dict[str, str]:
         for form in forms.get(language, ()):
             out.setdefault(" ".join(str(form).lower().split()), canonical)
     return out
+
+
+def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset((a, b)) for group in groups for a in group for b in group if a != b)
 
 
 def _inverse(section: Mapping[str, list]) -> dict[str, str]:
@@ -132,6 +138,8 @@ def vocabulary() -> Vocabulary:
                  | frozenset(str(w) for w in data["ko_noun_verbs"]),
         ko_noun_verbs=frozenset(str(w) for w in data["ko_noun_verbs"]),
         object_classes=frozenset(data["objects"]),
-        related_objects=frozenset(frozenset((a, b)) for group in data["related_objects"] for a in group for b in group if a != b),
+        related_objects=_pairs(data["related_objects"]),
+        related_places=_pairs(data["related_places"]),
+        qualifier_pairs=_pairs([[str(w).lower() for w in group] for group in data["qualifiers"]]),
         place_classes=frozenset(data["places"]),
     )

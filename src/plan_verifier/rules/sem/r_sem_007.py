@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.grounding import MATCH, compare_object
+from plan_verifier.semantic.grounding import compare_object
 from plan_verifier.semantic.language import similar
 
 
@@ -65,7 +65,7 @@ class RSem007(SemanticRule):
             if id(t) in excluded:
                 continue
             named = [n for n in t.objects if n.obj is not None]
-            if any(compare_object(a, [n]).outcome == MATCH for a in asked for n in named) or \
+            if any(compare_object(a, [n]).same for a in asked for n in named) or \
                     any(_named_again(o, n.obj) for o in done for n in named):
                 continue  # the same object handled again (a re-grasp): not another task
             known = [n for n in named if n.known]
@@ -84,7 +84,7 @@ class RSem007(SemanticRule):
             else:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
         for w in g.extra_works:
-            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or c.outcome != MATCH):
+            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or not c.same):
                 # A request the reader could not place, or one of this kind it could not match: this routine may be it.
                 unverified.append(f"'{w.routine}' at {w.spot.position}: a request of the instruction is unaccounted for and may be this one")
                 continue
@@ -116,7 +116,7 @@ def _all_tasks_done(g) -> bool:
     """Every task of a fully read instruction is carried out by a transfer the program names as the task's object or
     places: a further transfer of something else named can then only be one nobody asked for."""
     return bool(g.pairs) and _fully_read(g) and all(
-        p.transfer is not None and (p.object.outcome == MATCH or p.source.outcome == MATCH and p.destination.outcome == MATCH)
+        p.transfer is not None and (p.object.same or p.source.same and p.destination.same)
         for p in g.pairs)
 
 
