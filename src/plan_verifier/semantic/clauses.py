@@ -73,3 +73,6 @@ class Clause:
     order: str | None = None
     fact: bool = False  # "the cube is in bin 3": where an object is, no action
     excluded_places: tuple[PlaceRef, ...] = ()  # "in a bin, but not bin 3"
+    #: Objects a sentence without a request names ("Sourdough's done.", "Weigh one carton:"): what a following "it" or a
+    #: route without its object ("oven tray to the cooling trolley") is about.
+    mentions: tuple[ObjectRef, ...] = ()

@@ -61,6 +61,7 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
                 sentence = joined
                 k += 1
+        sentence.named_before = any(c.objects or c.mentions for c in out)
         found = sentence.clauses()
         if k in items:
             # "1) grab the camera 2) inspect seam 1": each item of a numbered list comes after the one before
@@ -77,14 +78,15 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     sentences: list[list[Token]] = [[]]
     items: list[int] = []
     resume = 0
+    dotted = _dotted_markers(tokens, text)
     for i, t in enumerate(tokens):
         if i < resume:
             continue
-        if _list_marker(tokens, i, text):
+        if _list_marker(tokens, i, text) or i in dotted or t.low in _CIRCLED:
             if sentences[-1]:
                 sentences.append([])
             items.append(len(sentences) - 1)
-            resume = i + 2
+            resume = i + (1 if t.low in _CIRCLED else 2)
             continue
         if t.low == "(":
             close = next((k for k in range(i + 1, len(tokens)) if tokens[k].low in (")", "(")), None)
@@ -118,6 +120,26 @@ def _states(tokens: list[Token]) -> bool:
     """Do these words hold a finite verb ("it goes ...", "they are ...")?"""
     return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in verb_forms(t.verb, "VBZ")
                for t in tokens[1:] if t.kind == "word")
+
+
+#: Circled numbers that open list items ("① … ②").
+_CIRCLED = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
+
+
+def _dotted_markers(tokens: tuple[Token, ...], text: str) -> set[int]:
+    """"1. … 2. …": numbers written with a full stop that count 1, 2, 3 … from the start of the text (or of a line, or
+    after a colon), each opening a list item — not "put it on cart 2." at a sentence's end."""
+    out: set[int] = set()
+    expected = 1
+    for i, t in enumerate(tokens):
+        if t.kind != "number" or t.low != str(expected) or i + 1 >= len(tokens) or tokens[i + 1].low != "." or \
+                tokens[i + 1].start != t.end or i + 2 >= len(tokens) or tokens[i + 2].kind != "word":
+            continue
+        if expected == 1 and not (i == 0 or tokens[i - 1].low == ":" or "\n" in text[tokens[i - 1].end:t.start]):
+            continue
+        out.add(i)
+        expected += 1
+    return out if len(out) > 1 else set()
 
 
 def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
@@ -230,7 +252,7 @@ class _Sentence(Constructions):
     def clauses(self) -> list[Clause]:
         heads = self._heads()
         if not heads:
-            return [self._verbless() or self._fact_or_context(0, len(self.t))]
+            return self._verbless() or [self._fact_or_context(0, len(self.t))]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]
         then = False
@@ -243,7 +265,9 @@ class _Sentence(Constructions):
                 then = sub[1] or preamble[0].low in {w for w, when in SUBORDINATORS.items() if when == "first"}
             elif any(t.kind == "word" and not self._is_filler(t) for t in preamble):
                 # "Red cube to bin 3 please, and leave the blue one ...": a request without a verb, or context
-                out.append(_Sentence(preamble, self.text, self.v)._verbless() or self._fact_or_context(0, starts[0]))
+                lead = _Sentence(preamble, self.text, self.v)
+                lead.named_before = self.named_before
+                out.extend(lead._verbless() or [self._fact_or_context(0, starts[0])])
         for k, h in enumerate(heads):
             end = starts[k + 1] if k + 1 < len(heads) else len(self.t)
             lead = {t.low for t in self.t[starts[k]:h]}
@@ -324,6 +348,7 @@ class _Sentence(Constructions):
         excluded_places: list[PlaceRef] = []
         manner = self._manner_words(self.t[start:head]) if head >= 0 else []
         last_role: str | None = None
+        after_place = -1  # the token after the last place read: a landmark there locates that place ("the tray by the window")
         leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
         if action == "inspect" and i < end and self.t[i].low == "of":
@@ -391,6 +416,10 @@ class _Sentence(Constructions):
             if prep is not None:
                 role, n = prep
                 np, j = self._noun_phrase(i + n, end)
+                if np is not None and role == "location" and places and i == after_place and \
+                        self._phrase(i, end, tuple(self.v.constructions.landmarks)):
+                    i = j  # "from the tray by the window": where the tray is, no second place
+                    continue
                 if np is not None:
                     place = self._place(np)
                     if j + 1 < end and self.t[j].low == "of":
@@ -406,7 +435,7 @@ class _Sentence(Constructions):
                             j = k
                     places.append((role, place))
                     last_role = role
-                    i = j
+                    i = after_place = j
                     continue
                 if role == "location" and action == "leave":
                     leave_alone = True
@@ -554,6 +583,8 @@ class _Sentence(Constructions):
             found = [c for c in found if _asks(c)]
             return (when, found) if found else (None, [])
         state = sub._fact_or_context(0, len(sub.t))
+        if state.action is not None and state.places:
+            return when, [state]  # "before the gown from the ironer goes on cart 5": that move, in its place in the order
         if state.fact and state.objects and state.places:
             # "once the sensor is on station B": the sensor must be put there first
             return when, [Clause("transfer", "", state.start, state.end, state.objects, tuple(("goal", p) for _, p in state.places))]

@@ -26,7 +26,7 @@ from plan_verifier.semantic.vocabulary import Vocabulary
 
 PARTICLES = frozenset({"up", "down", "off", "over", "away", "back", "out", "in"})
 DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "our", "its", "their", "some", "any",
-                          "another", "other", "remaining", "number", "no", "#", "same", "only", "just"})
+                          "another", "other", "remaining", "number", "no", "#", "same", "only", "just", "'s"})
 QUANTIFIERS = frozenset({"all", "both", "each", "one", "two", "three", "four", "some", "any", "none", "either", "every"})
 #: Words that open a subordinate clause: its content is a condition, a reason or an order, not another instruction.
 SUBORDINATORS = {"once": "first", "after": "first", "when": "first", "until": "first", "before": "later", "as": None, "because": None,
@@ -120,9 +120,9 @@ class Phrases:
                            or self._phrase(i, end, EXCEPT) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
             if not tokens and (low in CONJUNCTIONS or low in NOT_IN_NP or low in NEGATORS or low in PARTICLES or low in SUBORDINATORS
-                               or low in MODALS or low in COURTESY):  # "..., thanks": courtesy, no object
+                               or low in MODALS and not self._noun_can(i, end) or low in COURTESY):  # "..., thanks": courtesy, no object
                 return None, start
-            if tokens and (low in MODALS or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
+            if tokens and (low in MODALS and not self._noun_can(i, end) or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
                 break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
             if low == "of":
                 if tokens and all(x.low in QUANTIFIERS for x in tokens):
@@ -149,6 +149,13 @@ class Phrases:
             return None, start
         np = self._analyse(tokens)
         return np, self._relative_attributes(np, i, end)
+
+    def _noun_can(self, i: int, end: int) -> bool:
+        """"the can from the belt", "grip aluminium can": "can" with no verb after it is the thing, not the modal."""
+        if self.t[i].low != "can":
+            return False
+        nxt = self.t[i + 1] if i + 1 < end else None
+        return nxt is None or nxt.kind == "punct" or nxt.low in CONJUNCTIONS or self._preposition(i + 1, end) is not None
 
     def _relative_attributes(self, np: _NounPhrase, i: int, end: int) -> int:
         """"the block that is red", "the box which is larger": a colour, size or material said after the noun."""
@@ -363,3 +370,11 @@ def is_verb(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     return "VERB" in getAllLemmas(word) and word in getAllLemmas(word)["VERB"]
+
+
+@functools.lru_cache(maxsize=4096)
+def is_noun(word: str) -> bool:
+    """Can lemminflect read this word as a noun?"""
+    from lemminflect import getAllLemmas
+
+    return "NOUN" in getAllLemmas(word)

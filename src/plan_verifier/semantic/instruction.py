@@ -123,10 +123,13 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 if clause.manner and obj.noun:
                     fragile[obj.noun] = clause.manner  # "The glass is fragile.": its task is done gently
                     last_object = obj
+            last_object = next((o for o in reversed(clause.mentions) if o.noun), last_object)  # "Sourdough's done."
             if clause.manner and not any(o.noun for o in clause.objects):
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
+        if clause.negated and _leaves_taken(clause, pending, last_object):
+            clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
         if clause.negated:
             excluded.extend(o for o in clause.objects if not o.pronoun)
             if clause.action is not None:
@@ -171,6 +174,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
+    unread.extend(_unplaced(text, clauses, pending))
     tasks = _merge_pick_and_put(pending)
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
@@ -181,6 +185,35 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _leaves_taken(clause: Clause, pending: list[tuple[Task, str | None]], last: ObjectRef | None) -> bool:
+    """"Take the cube and leave it at the tray", "pick it up, then keep it on the scale": a verb of leaving with a place,
+    about the thing just taken (a pronoun, or its noun), is where that thing is put down — not an object left alone."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if verb_lemma(clause.verb.lower()) not in vocabulary().constructions.leave_at or not pending:
+        return False
+    if not any(role in ("goal", "location") and p.key != "there" for role, p in clause.places):
+        return False
+    taken, _ = pending[-1]
+    if not (taken.action == "pick" or taken.carries and taken.destination is None):
+        return False
+    return all(o.pronoun or _same(o, taken.obj) for o in clause.objects)
+
+
+def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]]) -> list[str]:
+    """Requests to carry something whose place the reader found but could not give a role: a silent pass would hide
+    that the destination was never compared, so they are reported as unread."""
+    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None}
+    out = []
+    for clause in clauses:
+        if clause.fact or clause.negated or clause.action not in CARRYING | {"pick"}:
+            continue
+        if any(role in ("goal", "location") and id(p) not in used and p.key != "there" for role, p in clause.places):
+            out.append(text[clause.start:clause.end])
+    return out
 
 
 def _share_nouns(objects: list[ObjectRef]) -> list[ObjectRef]:
@@ -320,7 +353,15 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
 def _same(a: ObjectRef | None, b: ObjectRef | None) -> bool:
     if a is None or b is None:
         return True
-    return a.pronoun or b.pronoun or a == b or (a.noun == b.noun and (a.color is None or b.color is None or a.color == b.color))
+    return a.pronoun or b.pronoun or a == b or (_same_noun(a.noun, b.noun) and (a.color is None or b.color is None or a.color == b.color))
+
+
+def _same_noun(a: str | None, b: str | None) -> bool:
+    """One noun, or a compound of the other ("the sealed plate" … "microplate from the sealer to the window")."""
+    if a is None or b is None:
+        return a == b
+    short, long_ = sorted((a, b), key=len)
+    return a == b or len(short) >= 4 and long_.endswith(short) and long_.isalpha()
 
 
 def _apply_order(pending: list[tuple[Task, str | None]]) -> list[Task]:

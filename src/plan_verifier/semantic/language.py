@@ -101,12 +101,24 @@ def english_tokens(text: str) -> tuple[Token, ...]:
             head, _, last = low.rpartition("-")
             verb = head.replace("-", " ") + " " + (verb_lemma(last) if last.isalpha() else last)
             noun = low.rpartition("-")[0] + "-" + (noun_lemma(low.rpartition("-")[2]) if low[-1].isalpha() else low.rpartition("-")[2])
+        elif kind == "word" and low.endswith("'s") and low[:-2].isalpha() and low not in _CLITIC_WORDS:
+            # "Sourdough's done", "the operator's tray": the noun, then the clitic ('s: is, or the possessive)
+            cut = m.end() - 2
+            base = low[:-2]
+            out.append(Token(raw[:-2], base, m.start(), cut, kind, verb_lemma(base), noun_lemma(base)))
+            out.append(Token(raw[-2:], "'s", cut, m.end(), kind, "be", "'s"))
+            continue
         elif kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
             verb, noun = verb_lemma(low), noun_lemma(low)
         else:
             verb = noun = low
         out.append(Token(raw, low, m.start(), m.end(), kind, verb, noun))
     return tuple(out)
+
+
+#: Words with 's that are words of their own in the readers' lists ("it's", "let's"), never split.
+_CLITIC_WORDS = frozenset({"it's", "that's", "there's", "here's", "let's", "what's", "who's", "he's", "she's", "where's", "how's",
+                           "which's", "one's"})
 
 
 @dataclass(frozen=True, slots=True)
