@@ -24,7 +24,7 @@ from plan_verifier.semantic.activity import CELL, IDENTIFIER, Activity, Named, S
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
-from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects
 from plan_verifier.semantic.places import OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
 from plan_verifier.semantic.program import identifier_places
@@ -326,7 +326,8 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
         return True
     if got.noun is None:
         return False
-    return want.noun == got.noun or _alike(want.noun, got.noun, 85)
+    return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
+        bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun)  # 셀 and `PouchCell`
 
 
 @functools.lru_cache(maxsize=8192)

@@ -107,6 +107,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     fragile: dict[str, tuple[tuple[str, str], ...]] = {}  # object noun -> the words that say to handle it gently
     ordered = False
     last_object: ObjectRef | None = None
+    ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
@@ -130,8 +131,12 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             continue
         if clause.negated and _leaves_taken(clause, pending, last_object):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
-        if clause.negated:
+        if clause.negated and not _place_only(clause, clauses):
             excluded.extend(o for o in clause.objects if not o.pronoun)
+        elif clause.negated:
+            ruled_out = next((o for o in clause.objects if not o.pronoun and o.noun), None)  # what the next clause carries
+            last_object = ruled_out or last_object
+        if clause.negated:
             if clause.action is not None:
                 excluded_places.extend((clause.action, p) for role, p in clause.places if role in ("goal", "location"))
             continue
@@ -158,7 +163,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                                      end=clause.end), clause.order))
             continue
         for obj in objects:
-            if obj is not None and obj.pronoun and last_object is not None:
+            if obj is not None and obj.pronoun and last_object is not None or obj is None and ruled_out is not None and \
+                    clause.action in CARRYING:
                 obj = last_object
             task = _task(clause, obj)
             if task is None:
@@ -185,6 +191,15 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _place_only(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
+    """"약병을 격리함으로 옮기지 말고 반품 트레이로 옮겨", "don't put the cup in bin 2, put it in bin 3": what is ruled out is the
+    place, when another clause carries the same thing (or "it") elsewhere."""
+    if not any(role in ("goal", "location") for role, _ in clause.places):
+        return False
+    return any(c is not clause and not c.negated and c.action in CARRYING and any(role in ("goal", "location") for role, _ in c.places)
+               and (not c.objects or all(o.pronoun or any(_same(o, x) for x in clause.objects) for o in c.objects)) for c in clauses)
 
 
 def _leaves_taken(clause: Clause, pending: list[tuple[Task, str | None]], last: ObjectRef | None) -> bool:
@@ -325,6 +340,13 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
     """"Pick up the apple at A and put it down at B" is one transfer; so is "사과를 들어서 B에 내려놔"."""
     out: list[tuple[Task, str | None]] = []
     for task, order in pending:
+        stops: list[tuple[Task, str | None]] = []
+        while out and task.action in CARRYING and out[-1][0].action in WORK and len(out) > 1 and _same(out[-1][0].obj, task.obj) and \
+                out[-2][0].action in ("pick", "transfer", "place") and out[-2][0].destination is None:
+            stops.insert(0, out.pop())  # "pick it up, show it to the camera, then put it in the box": the stop stays a stop
+        if stops:
+            held = out[-1][0].obj
+            stops = [(replace(t, obj=held) if t.obj is None or t.obj.pronoun else t, o) for t, o in stops]
         if out:
             prev, prev_order = out[-1]
             # "pick it up ... put it down", "가져와서 ... 넣어", "컨베이어에서 상자 내려서 팔레트에 놔": one transfer
@@ -334,13 +356,16 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
                 merged = replace(task, obj=prev.obj if task.obj is None or task.obj.pronoun else task.obj, source=prev.source or task.source,
                                  manner=prev.manner + task.manner, start=prev.start, text=f"{prev.text} … {task.text}")
                 out[-1] = (merged, prev_order)
+                out.extend(stops)
                 continue
+        out.extend(stops)
         if out and task.action == "pick" and task.source is not None and task.destination is None:
             prev, prev_order = out[-1]
             if prev.carries and prev.source is None and _same(task.obj, prev.obj):
                 out[-1] = (replace(prev, source=task.source), prev_order)  # "The housing goes into the fixture - take it from the pallet"
                 continue
-        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and out[-1][0].carries:
+        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and (out[-1][0].carries or
+                                                                                                 out[-1][0].action in WORK):
             task = replace(task, obj=out[-1][0].obj)
         if task.obj is None and task.action == "detach":
             # "장착하고 ... 반납해", "... then put it back": the tool attached last

@@ -128,6 +128,8 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
             return Relation(OTHER_DESIGNATOR, designators)
         if wk == gk and _words_differ(want, got):
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
+        if wk != gk and not shared:
+            return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
         return Relation(SAME)
     if wk in VAGUE and gk in VAGUE:
         # "position 1" and `pos2`, the left and the right side: designators are all either has

@@ -282,6 +282,8 @@ def _stop(place, transfer, activity, carried) -> Comparison | None:
     difference when the moves while holding the object name other places only; absent when they name none."""
     if place is None or place.key in ROBOT_PARTS or place.key in activity.tools:
         return None  # "gripper로 … 빼서": the tool it is done with, not a stop
+    if compare_place(place, transfer.grasp, activity.positions, carried).same:
+        return None  # taken up again from the stop: it was set down there ("check it on the gauge, then ...")
     last = transfer.release.step.index if transfer.release is not None else None
     window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
     spots = [Spot(v.step, v.xyz, v.places, names=v.names, posed=bool(v.names)) for v in window] + \
@@ -292,9 +294,10 @@ def _stop(place, transfer, activity, carried) -> Comparison | None:
         c = compare_place(place, spot, activity.positions, carried)
         if c.same:
             return None
-        if c.found is None and not _above(spot.xyz, previous):
-            return Comparison(ABSENT, detail="names nothing")  # a move it does not name may be the one to that place
-        named = named or c.found
+        if not c.differs and not _above(spot.xyz, previous):
+            # a move it does not name, or names in words that compare with nothing, may be the one to that place
+            return Comparison(ABSENT, detail="names nothing")
+        named = named or (c.found if c.differs else None)
         previous = spot.xyz
     if named is None:
         return Comparison(ABSENT, detail="names nothing")
