@@ -18,7 +18,7 @@ from dataclasses import replace
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
-                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, verb_forms)
+                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
 from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -386,7 +386,8 @@ class _Sentence(Constructions):
                     first = Clause(action, verb_tok.text, self.t[start].start, self.t[i - 1].end, tuple(objects), tuple(places),
                                    tuple(excluded), negated, tuple(manner), order or ("sequence" if gapped else None),
                                    excluded_places=tuple(excluded_places))
-                    return [first] + [Clause(**{**_fields(c), "order": c.order or ("sequence" if gapped else None)}) for c in rest]
+                    return [first] + [Clause(**{**_fields(c), "order": c.order or ("sequence" if gapped else None)}) for c in rest
+                                      if c.objects or c.places or c.manner]  # ", nothing else": no second task
                 i += max(seq, 1)
                 continue
             prep = self._preposition(i, end)
@@ -455,7 +456,7 @@ class _Sentence(Constructions):
                     and is_verb(tok.low):
                 i += 1  # "hold it under the scanner": a verb the vocabulary does not know, not a noun before "it"
                 continue
-            if tok.low.endswith(("ing", "ed")) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
+            if participle(tok) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
                 i += 1  # "the gear sitting on table A": where the object is
                 continue
             if tok.low in _INSTRUMENT and action not in ("attach", "detach"):

@@ -88,7 +88,7 @@ class Constructions(Phrases):
             prep = self._preposition(k, end) if k < end else None
             if np is not None and prep is not None and prep[0] in ("location", "source", "goal"):
                 place, _ = self._noun_phrase(k + prep[1], end)
-                if place is not None and all(t.kind != "word" or not is_past(t) for t in self.t[start + len(np.tokens):start + be + 1]):
+                if place is not None and not is_past(self.t[start + be]):  # "the box went to the tray": what happened
                     subject = self._subject(start, subject_end)
                     objects = tuple(o for o in subject if isinstance(o, ObjectRef))
                     where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))

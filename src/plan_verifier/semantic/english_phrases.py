@@ -137,7 +137,7 @@ class Phrases:
                 break
             if tokens and self._action(i) is not None and self._is_head(i):
                 break
-            if tokens and low.endswith(("ing", "ed")) and low not in self.v.en_objects and i + 1 < end and self._preposition(i + 1, end):
+            if tokens and participle(tok) and low not in self.v.en_objects and i + 1 < end and self._preposition(i + 1, end):
                 break  # "the gear sitting on table A", "the box located in bin 2": a reduced relative clause
             tokens.append(tok)
             i += 1
@@ -294,6 +294,9 @@ class Phrases:
         """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""
         out: list[ObjectRef | PlaceRef] = []
         while i < end:
+            if participle(self.t[i]):
+                i += 1  # "the box located in bin 2": where it is follows
+                continue
             prep = self._preposition(i, end)
             np, j = self._noun_phrase(i + (prep[1] if prep else 0), end)
             if np is None:
@@ -378,3 +381,10 @@ def is_noun(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     return "NOUN" in getAllLemmas(word)
+
+
+def participle(tok: Token) -> bool:
+    """"sitting", "located", "stored": a verb's -ing or -ed form (a reduced relative clause), not a noun such as "outfeed"."""
+    if tok.kind != "word" or not tok.low.endswith(("ing", "ed")) or tok.low == tok.verb or not is_verb(tok.verb):
+        return False
+    return tok.low in verb_forms(tok.verb, "VBG") | verb_forms(tok.verb, "VBN") | verb_forms(tok.verb, "VBD")

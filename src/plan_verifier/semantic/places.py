@@ -44,6 +44,8 @@ VAGUE = frozenset({"position"})
 _SINGULAR = frozenset({"home", "operator"})
 #: Object classes that are places too when something is put into them ("the carton", "the cup").
 CONTAINERS = frozenset({"box", "bag", "cup", "glass"})
+#: Object classes that are places when a thing is held up to them ("show it to the vision camera").
+_SHOWN_TO = frozenset({"camera"})
 #: Single letters a program writes for a side (`jig_L`, `modfix_r`).
 _SIDE_LETTERS = {"l": "left", "r": "right"}
 
@@ -78,7 +80,7 @@ def kind_of(place: PlaceRef) -> str | None:
         return None
     if kind.startswith("container:"):
         thing = kind.split(":", 1)[1]
-        return thing if thing in CONTAINERS else None
+        return thing if thing in CONTAINERS or thing in _SHOWN_TO else None
     return kind if kind in vocabulary().place_classes else None
 
 
