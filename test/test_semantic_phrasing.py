@@ -106,8 +106,8 @@ def test_korean_light_verbs_take_the_action_of_their_noun() -> None:
 
 
 def test_any_verb_with_an_object_and_a_goal_moves_it() -> None:
-    assert _tasks("Toss the bolt into bin 1.") == [("transfer", "bolt", None, "bin1", 0)]
-    assert _tasks("Shove the box from the table onto the pallet.") == [("transfer", "box", "table", "pallet", 0)]
+    assert _tasks("Lob the bolt into bin 1.") == [("transfer", "bolt", None, "bin1", 0)]
+    assert _tasks("Scoot the box from the table onto the pallet.") == [("transfer", "box", "table", "pallet", 0)]
     # but a describing word is no verb
     assert [t[1] for t in _tasks("Move the red, blue and green cubes onto the tray.")] == ["cube"] * 3
     # Korean: after a pick, an unknown verb with a place completes the transfer

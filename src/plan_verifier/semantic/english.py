@@ -532,14 +532,6 @@ class _Sentence(Constructions):
                 return np is not None and j == k
         return False
 
-    def _infinitive(self, i: int, end: int) -> bool:
-        """"to free up the table", "to make room": a verb of purpose after "to" (no article, no known place or label)."""
-        if i >= end or self.t[i].kind != "word" or self.t[i].low in DETERMINERS or self.t[i].low in QUANTIFIERS or is_label(self.t[i]):
-            return False
-        tok = self.t[i]
-        return tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and \
-            tok.low not in self.v.en_places and is_verb(tok.low)
-
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:
         """Order words of more than one word ("followed by", "after that"), which may join two parts of one clause."""

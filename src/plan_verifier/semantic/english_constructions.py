@@ -214,6 +214,8 @@ class Constructions(Phrases):
                 continue
             prep = self._preposition(i, end)
             if prep is not None:
+                if tok.low == "to" and self._infinitive(i + 1, end):
+                    return None  # "the operator wants to check it first": what someone wants, no route
                 np, j = self._noun_phrase(i + prep[1], end)
                 if np is None:
                     return None
@@ -228,7 +230,7 @@ class Constructions(Phrases):
                 i += 1
                 continue
             np, j = self._noun_phrase(i, end)
-            if np is None or route.objects or route.lead is not None or route.places:
+            if np is None or route.objects or route.lead is not None or route.places and self._names_place(np):
                 return None
             if self._names_place(np):
                 route.lead = self._place(np)  # a place, or a thing named like one ("the muffin tray")

@@ -150,6 +150,14 @@ class Phrases:
         np = self._analyse(tokens)
         return np, self._relative_attributes(np, i, end)
 
+    def _infinitive(self, i: int, end: int) -> bool:
+        """"to free up the table", "to make room": a verb of purpose after "to" (no article, no known place or label)."""
+        if i >= end or self.t[i].kind != "word" or self.t[i].low in DETERMINERS or self.t[i].low in QUANTIFIERS or is_label(self.t[i]):
+            return False
+        tok = self.t[i]
+        return tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and \
+            tok.low not in self.v.en_places and is_verb(tok.low)
+
     def _noun_can(self, i: int, end: int) -> bool:
         """"the can from the belt", "grip aluminium can": "can" with no verb after it is the thing, not the modal."""
         if self.t[i].low != "can":

@@ -725,6 +725,8 @@ class _Reader:
             return ObjectRef(phrase.text, v.ko_objects.get(head), generic=head not in v.ko_objects, pronoun=False, count=0)
         if head in v.ko_pronouns:
             return ObjectRef(phrase.text, None, pronoun=True)
+        if head in v.ko_qualifiers:
+            return ObjectRef(phrase.text, None, color, material, size, ordinal, count, generic=True)  # "투입 컨베이어": which one
         if head in v.ko_generic:
             return ObjectRef(phrase.text, None, color, material, size, ordinal, -1 if head in ("나머지", "전부", "모두") else count, generic=True)
         cls = v.ko_objects.get(head) or v.en_objects.get(head.lower())

@@ -61,6 +61,7 @@ class Vocabulary:
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
     related_places: frozenset[frozenset[str]]  # pairs of place kinds one place may be called by ("station", "tester")
     qualifier_pairs: frozenset[frozenset[str]]  # free words that stand for one another ("outfeed", "output")
+    ko_qualifiers: frozenset[str]  # Korean words of those groups (투입, 불량): they describe a place or a thing, never name one
     constructions: "Constructions"
 
     def materials_fit(self, a: str | None, b: str | None) -> bool:
@@ -167,6 +168,7 @@ def vocabulary() -> Vocabulary:
         related_objects=_pairs(data["related_objects"]),
         related_places=_pairs(data["related_places"]),
         qualifier_pairs=_pairs([[str(w).lower() for w in group] for group in data["qualifiers"]]),
+        ko_qualifiers=frozenset(str(w) for group in data["qualifiers"] for w in group if not str(w).isascii()),
         constructions=_constructions(data["constructions"]),
         place_classes=frozenset(data["places"]),
     )
