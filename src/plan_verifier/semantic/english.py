@@ -351,6 +351,7 @@ class _Sentence(Constructions):
         after_place = -1  # the token after the last place read: a landmark there locates that place ("the tray by the window")
         leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
+        tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"
         while i < end:
@@ -368,11 +369,15 @@ class _Sentence(Constructions):
             if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
             if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
-                    self.t[i + 1].low in _ARTICLES and is_verb(tok.low) and tok.noun not in self.v.en_objects and \
+                    (self.t[i + 1].low in _ARTICLES and is_verb(tok.low) or self.t[i + 1].low in _OBJECT_PRONOUNS) and \
+                    tok.noun not in self.v.en_objects and \
                     tok.noun not in self.v.en_places and self._action(i) is None and not self._phrase(i, end, EXCEPT) and \
                     tok.low not in NEGATORS and tok.low not in _INSTRUMENT and tok.low not in SUBORDINATORS and \
                     self._preposition(i, end) is None:
-                break  # "fetch the screwdriver and finish the part ...": a verb the vocabulary lacks starts its own clause
+                # "fetch the screwdriver and finish the part ...", "… and wedge it …": a verb the vocabulary lacks starts its own clause;
+                # when it is about the thing carried ("it"), where it puts it is read, to be reported as not understood
+                tail = i if self.t[i + 1].low in _OBJECT_PRONOUNS else None
+                break
             if tok.low == "," and self._new_statement(i + 1, end):
                 break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0
@@ -510,6 +515,10 @@ class _Sentence(Constructions):
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
                         excluded_places=tuple(excluded_places))
+        if tail is not None:
+            # what the unknown verb says is read but not placed: if it names things or places, the stage says it could not read it
+            rest = self._clause_from(tail + 1, end, None, self.t[tail])
+            return [clause] + [r for r in rest if r.objects or r.places]
         if subordinate is None or not subordinate[1]:
             return [clause]
         when, subs = subordinate

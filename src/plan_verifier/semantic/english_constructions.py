@@ -69,8 +69,10 @@ class Constructions(Phrases):
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
         c = self.v.constructions
-        be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
-                   or self._is_be(start + i)), None)
+        be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
+        if be is None:
+            be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
+                       or self._is_be(start + i)), None)
         if be is not None and be > 0:
             order = None
             while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
@@ -183,7 +185,8 @@ class Constructions(Phrases):
         t, end = self.t, len(self.t)
         i = 0
         wish = False
-        while i < end and not self._phrase(i, end, EXCEPT) and (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
+        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \
+                (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
         if i >= end or any(tok.verb in _BE and tok.low != "'s" or tok.verb in self.v.constructions.goes_to or self._is_be(k)
@@ -259,6 +262,8 @@ class Constructions(Phrases):
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
+        if not objects and route.lead is None and {"source", "goal"} <= roles and self.named_before:
+            objects = [ObjectRef("", None, pronoun=True)]  # "…, then from the sewing table to cart 4": the same thing on
         if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
             return None
         if wish:

@@ -16,6 +16,7 @@ not judge), never reject a correct plan on a guess.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
@@ -91,8 +92,39 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    clauses = read_clauses(text)
+    clauses = _routes(text, read_clauses) or read_clauses(text)
     return assemble(text, language, clauses)
+
+
+#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
+_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
+
+
+def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
+    """An instruction written as notation, with arrows (`constructions.arrows`): "① 소결로 트레이의 크라운 → 착색 작업대 ② …",
+    "seat frame: welding cell -> foam station". Each item with an arrow is a transfer from what stands before it to what
+    stands after it (`names.text_evidence`, which reads a program's route comments the same way); items without one are
+    read as sentences. None when the text has no arrow."""
+    from plan_verifier.semantic.names import text_evidence
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if not any(arrow in text for arrow in vocabulary().constructions.arrows):
+        return None
+    cuts = [0] + [m.end() for m in _ITEM.finditer(text)] + [len(text)]
+    clauses: list[Clause] = []
+    for k, (start, end) in enumerate(zip(cuts, cuts[1:])):
+        item = _ITEM.sub("", text[start:end]).strip()
+        if not item:
+            continue
+        offset = text.index(item, start)
+        if any(arrow in item for arrow in vocabulary().constructions.arrows):
+            objects, places = text_evidence(item)
+            things = tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+            if any(role in ("source", "goal") for role, _ in places):
+                clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
+                continue
+        clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
+    return tuple(clauses) or None
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:

@@ -25,7 +25,7 @@ from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
 #: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
-_COMPOUND = frozenset({"NNG", "NNP", "XSN", "SL", "SW"})
+_COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 _COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
 _AUX_PLACE = frozenset({"놓", "두", "넣"})
@@ -337,9 +337,9 @@ class _Reader:
         if len(words) < 2:
             return None, phrase
         first, parts = words[0]
-        kind = self.v.ko_places.get(first) or borrowed(first, self.v)[1]
+        kind = self.v.ko_places.get(first) or borrowed(first, self.v)[1] or _suffix_kind(first)
         rest = [m for _, ms in words[1:] for m in ms]
-        if kind in (None, "position", "operator", "home") or self._is_place(_Phrase(rest, "")) or parts[-1].end >= rest[0].start:
+        if kind in (None, "operator", "home") or kind == "position" and not _suffix_kind(first) or self._is_place(_Phrase(rest, "")) or parts[-1].end >= rest[0].start:
             return None, phrase
         return _Phrase(parts, first), _Phrase(rest, self.text[rest[0].start:rest[-1].end])
 
@@ -679,7 +679,7 @@ class _Reader:
         words = [w for w, _ in self._words(phrase)]
         return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
                                                        for w in words) \
-            or any(m.tag == "SN" for m in phrase.morphs)
+            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None
 
     def _object(self, phrase: _Phrase) -> ObjectRef:
         v = self.v
@@ -708,7 +708,7 @@ class _Reader:
             else:
                 words.append((word, parts))
         for word, parts in words:
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
                 continue  # "사과 한 상자": a count; but "팔레트 위 상자" is a box
             if word in v.ko_colors:
                 color = color or v.ko_colors[word]
@@ -767,7 +767,7 @@ class _Reader:
             elif number is None and _ordinal(morphs, k, v) is not None:
                 number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
         for word, parts in self._words(phrase):
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL:
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL:
                 continue
             if _LABEL.fullmatch(word):
                 continue
@@ -778,6 +778,7 @@ class _Reader:
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
         classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
+        kind = kind or (_suffix_kind(nouns[-1]) if nouns else None)
         if kind is None and nouns:
             obj = v.ko_objects.get(nouns[-1]) or borrowed(nouns[-1], v)[0]
             kind = f"container:{obj or nouns[-1]}" if not side else "position"
@@ -787,6 +788,15 @@ class _Reader:
         thing = self._object(phrase) if kind and kind.startswith("container:") else None
         return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
                         canon(label) if label else None, side, values, thing, color, words)
+
+
+#: Suffixes that make a place of a noun of three syllables or more: 조리대, 세척대, 냉각대 (a stand, bench or rack), 재단기,
+#: 세척기 (a machine). Which kind of stand or machine the suffix does not say, so the place is named, but vague.
+_PLACE_SUFFIXES = frozenset({"대", "기"})
+
+
+def _suffix_kind(word: str) -> str | None:
+    return "position" if len(word) >= 3 and word[-1] in _PLACE_SUFFIXES else None
 
 
 def _counted(morphs: list[Morph], counter: Morph) -> bool:

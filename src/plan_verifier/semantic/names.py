@@ -157,7 +157,14 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
 
 
 def _route_end(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통")."""
+    """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통"), and an English end read as
+    the noun phrases it is ("welding cell -> foam station": no verb "weld")."""
+    if not has_hangul(text):
+        from plan_verifier.semantic.english import noun_phrases
+
+        named_objects, named_places = noun_phrases(text)
+        if named_places and len(named_places) == 1 and not named_objects:
+            return (), (("location", named_places[0]),)
     objects, places = _text_evidence(text)
     if not places and has_hangul(text):
         objects, places = _text_evidence(text.strip() + "에")
