@@ -396,8 +396,11 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
             if prev.carries and prev.source is None and _same(task.obj, prev.obj):
                 out[-1] = (replace(prev, source=task.source), prev_order)  # "The housing goes into the fixture - take it from the pallet"
                 continue
-        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and (out[-1][0].carries or
-                                                                                                 out[-1][0].action in WORK):
+        # "B로 옮겨줘" after a fetch carries what was fetched; after a finished transfer and an order word ("…에 넣은 후에 …에
+        # 버려") the object is one the reader did not find, not the one before
+        finished = out and out[-1][0].destination is not None and order is not None
+        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and not finished and \
+                (out[-1][0].carries or out[-1][0].action in WORK):
             task = replace(task, obj=out[-1][0].obj)
         if task.obj is None and task.action == "detach":
             # "장착하고 ... 반납해", "... then put it back": the tool attached last

@@ -774,7 +774,8 @@ class _Reader:
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
         color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
-        words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides)
+        words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides and w.lower() not in v.en_sides
+                      and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
         classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)

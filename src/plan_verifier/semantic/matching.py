@@ -52,7 +52,8 @@ def same_word(a: str, b: str) -> bool:
         return True
     short, long_ = sorted((la, lb), key=len)
     if len(short) >= 3 and long_.startswith(short):
-        return not _both_known(short, long_)
+        # "alu", "cyl": a cut-off word; "sinter", "polish": a word and its derivation; but "pin" and "pinion" are two words
+        return not _both_known(short, long_) and (len(short) >= 4 or not is_english(short))
     return _abbreviates(short, long_)
 
 

@@ -312,6 +312,9 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
             span.add(k)  # `p_cyl_cell_...`: a modifier before the object noun
             k -= 1
         return span | {k for k in range(first, max(hits) + 1) if tokens[k][2] == "word"}
+    if carried:
+        # the name does not mention the thing carried (`Scrap_Crate_Place`): only nouns the vocabulary knows as things are
+        return {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])}
     if grouped:
         # `Sourdough_OvenTray_Grasp`, `Crown_SinterTray_Grasp`: the first group names the object unless it is a place
         first = next((t[1] for t in tokens if t[2] == "word"), None)

@@ -104,7 +104,7 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     """How the place a program names (`got`) relates to the one the instruction names (`want`)."""
     if want.key == "there" or got.key == "there":
         return Relation(UNCOMPARABLE, "a place named before")
-    if want.key == got.key and _designators(want, got) is None:
+    if want.key == got.key and _designators(want, got) is None and not _words_differ(want, got):
         return Relation(SAME)
     if got.kind == "cell":
         # a JSON cell position read whole: the name itself (its readings as words come separately)
