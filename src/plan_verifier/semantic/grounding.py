@@ -26,7 +26,7 @@ from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects
-from plan_verifier.semantic.places import OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
+from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -65,8 +65,9 @@ class Comparison:
 
 
 def _score(c: Comparison, weight: int) -> int:
-    """How a comparison weighs in pairing tasks with transfers: for, against, or neither."""
-    return weight if c.same else -weight if c.differs and not c.contradicted else 0
+    """How a comparison weighs in pairing tasks with transfers: for (the program names it so), against, or neither (the
+    task says nothing there, or the program names nothing comparable)."""
+    return weight if c.same and c.found is not None else -weight if c.differs and not c.contradicted else 0
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,12 @@ def _compare(task: Task, t: Transfer, known: set[str], contrasted: set[str], pos
     return (compare_object(task.obj, spot_objects(t.grasp, carried) + (spot_objects(t.release, carried) if t.release else ()), known,
                            contrasted),
             compare_place(task.source, t.grasp, positions, carried),
-            compare_destination(task.destination, t.release, task.obj, positions, carried))
+            compare_destination(task.destination, t.release, task.obj, positions, carried, _stacks(task)))
+
+
+def _stacks(task: Task) -> bool:
+    """Does the task put its object on top of another ("stack", "on top of the large box", "위에")?"""
+    return task.action == "stack" or task.destination is not None and bool(_STACKING.search(task.destination.text))
 
 
 def _align(slots: list[tuple[int, Task, bool]], transfers: Sequence[Transfer], known: set[str], contrasted: set[str],
@@ -297,8 +303,10 @@ def _distinct_places(places: list[PlaceRef | None]) -> bool:
 
 def spot_places(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
     """The places named at a spot; its identifiers read again with the carried object's words set apart."""
-    if not carried or not spot.names:
+    if not carried:
         return spot.places
+    if not spot.names:
+        return tuple(n for n in spot.places if not _names_carried(n, carried))
     again = identifier_places(spot.names, spot.posed, carried)
     rest = [n for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
     return tuple(again) + tuple(rest)
@@ -313,9 +321,10 @@ def spot_objects(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]
 
 
 def _names_carried(named: Named, carried: tuple[str, ...]) -> bool:
-    """A place a comment names that is the carried object itself ("lower impression tray" for the impression tray)."""
+    """A place a comment names that is the carried object itself ("lower impression tray" for the impression tray, "lower
+    swollen cell" for the swollen cell): its head word is the object's."""
     place = named.place
-    return place is not None and bool(place.words) and len(place.words) > 1 and all(overlaps((w,), carried) for w in place.words)
+    return place is not None and bool(place.words) and overlaps(place.words[-1:], carried)
 
 
 # --------------------------------------------------------------------------- objects
@@ -509,14 +518,15 @@ def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset
 
 
 def compare_destination(want: PlaceRef | None, spot: Spot | None, carried: ObjectRef | None,
-                        positions: frozenset[str] = frozenset(), words: tuple[str, ...] = ()) -> Comparison:
+                        positions: frozenset[str] = frozenset(), words: tuple[str, ...] = (), stacked: bool = False) -> Comparison:
     """Where a release happens against the task's destination; a destination that is an object ("on top of the large
-    box", "빨간 큐브 위에") is compared with the objects the release names other than the one carried."""
+    box", "빨간 큐브 위에") is compared with the objects the release names other than the one carried. A container ("the
+    carton", "유리 상자") is such an object only when the task stacks (`stacked`); otherwise it is a place."""
     if want is None or want.obj is None or want.obj.noun not in vocabulary().object_classes or spot is None:
         return compare_place(want, spot, positions, words)
     as_place = compare_place(want, spot, positions, words)
-    if as_place.same:
-        return as_place  # "in the display case" / `DisplayBottom`: a container named as the program names it
+    if as_place.same or want.obj.noun in CONTAINERS and not stacked:
+        return as_place  # "in the display case", "유리 상자에": a container, compared as a place
     base = want.obj
     others = [n for n in spot.objects if n.obj is not None and not (carried is not None and _same_thing(carried, n.obj))]
     if any(same_object(base, n.obj) and _attributes_fit(base, n.obj) for n in others):

@@ -110,10 +110,11 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 
     if not any(arrow in text for arrow in vocabulary().constructions.arrows):
         return None
-    cuts = [0] + [m.end() for m in _ITEM.finditer(text)] + [len(text)]
+    markers = list(_ITEM.finditer(text))
+    spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
     clauses: list[Clause] = []
-    for k, (start, end) in enumerate(zip(cuts, cuts[1:])):
-        item = _ITEM.sub("", text[start:end]).strip()
+    for start, end in spans:
+        item = text[start:end].strip()
         if not item:
             continue
         offset = text.index(item, start)
@@ -200,8 +201,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 obj = last_object
             task = _task(clause, obj)
             if task is None:
-                if obj is None and not clause.places and clause.action in ("move_to", "transfer"):
-                    global_manner.extend(clause.manner)  # "천천히 이동해서 ...": how, not where
+                if obj is None and not clause.places and clause.action in ("move_to", "transfer") or _holds(clause):
+                    global_manner.extend(clause.manner)  # "천천히 이동해서 ...", "hold it tightly": how, not where
                 else:
                     unread.append(text[clause.start:clause.end])
                 continue
@@ -223,6 +224,13 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _holds(clause: Clause) -> bool:
+    """"Hold" shows a thing somewhere only with the place ("hold it at the RFID reader"); without one it is a grip."""
+    from plan_verifier.semantic.language import verb_lemma
+
+    return clause.verb.isascii() and verb_lemma(clause.verb.lower()) == "hold" and not clause.places
 
 
 def _place_only(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
@@ -338,6 +346,8 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
             return Task("transfer", obj=obj, source=source, destination=goal or location, **common)
         return Task("return_home", destination=PlaceRef("home", "home", "home"), **common)
     if action in WORK:
+        if _holds(clause):
+            return None  # "hold it tightly": no stop anywhere
         return Task(action, obj=obj, at=location or goal or source, **common)
     if action in ("attach", "detach"):
         return Task(action, obj=obj, at=location or source or goal, **common)

@@ -15,7 +15,7 @@ import functools
 import re
 from dataclasses import replace
 
-from plan_verifier.semantic.clauses import ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.language import has_hangul, identifier_words, noun_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -189,6 +189,9 @@ def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple
             elif o.generic and (o.color or o.material or o.size):
                 objects.append((o, True))  # "the metal part", "the green one"
         for role, p in clause.places:
+            if clause.action in WORK:
+                places.append(("stop", p))  # "hold the pouch at the code reader": a stop on the way, no grasp or release
+                continue
             if p.kind and p.kind.startswith("container:") and not p.label:
                 noun = p.kind.split(":", 1)[1]
                 if noun in v.object_classes:

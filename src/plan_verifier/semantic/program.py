@@ -174,7 +174,10 @@ def _unique(named: list[Named]) -> tuple[Named, ...]:
 
 
 def _fits(role: str, side: str) -> bool:
-    """A comment "from A to B" in a pick cycle names the pick place A; in a place cycle B."""
+    """A comment "from A to B" in a pick cycle names the pick place A; in a place cycle B; "hold it at the reader" a stop
+    of a move, never where the gripper acts."""
+    if role == "stop":
+        return side == "visit"
     if role == "source":
         return side == "grasp"
     if role == "goal":
