@@ -209,6 +209,8 @@ def carried_words(task: Task) -> tuple[str, ...]:
     words = obj.words or ((obj.noun,) if obj.noun else ())
     v = vocabulary()
     english = {e for w in words for table in (v.ko_objects, v.ko_places) if (cls := table.get(w)) for e in _english_of(cls)}
+    if obj.noun in v.object_classes and not all(w.isascii() for w in words):
+        english |= set(_english_of(obj.noun))  # "유리병" (a bottle): `GlassJar`, `Vial_Pick`
     return tuple(dict.fromkeys(tuple(words) + tuple(sorted(english))))
 
 

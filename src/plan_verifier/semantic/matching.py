@@ -93,7 +93,8 @@ def _translates(korean: str, english: str) -> bool:
     """A Korean word and an English one: the same class in the vocabulary, or a transliteration of it."""
     v = vocabulary()
     english = _lemma(english.lower())
-    for table_ko, table_en in ((v.ko_places, v.en_places), (v.ko_objects, v.en_objects)):
+    for table_ko, table_en in ((v.ko_places, v.en_places), (v.ko_objects, v.en_objects), (v.ko_materials, v.en_materials),
+                               (v.ko_colors, v.en_colors)):
         cls = table_ko.get(korean)
         if cls is not None and table_en.get(english) == cls:
             return True

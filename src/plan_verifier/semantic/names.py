@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
-from plan_verifier.semantic.places import place_key
+from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.language import has_hangul, identifier_words, noun_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -192,7 +192,7 @@ def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple
             if clause.action in WORK:
                 places.append(("stop", p))  # "hold the pouch at the code reader": a stop on the way, no grasp or release
                 continue
-            if p.kind and p.kind.startswith("container:") and not p.label:
+            if p.kind and p.kind.startswith("container:") and not p.label and p.kind.split(":", 1)[1] not in CONTAINERS:
                 noun = p.kind.split(":", 1)[1]
                 if noun in v.object_classes:
                     objects.append((p.obj or ObjectRef(p.text, noun, None), True))  # "approach the red cube": an object, named
