@@ -16,9 +16,13 @@ class RSem001(SemanticRule):
     (`Blue_Cube_Pick`), the comments and log messages of that pick-and-place
     cycle, and for JSON plans the tool a routine uses. Another colour of the
     same object, or another known object where the instructed one is never
-    named, is reported (confidence 0.9 from names, 0.8 from comments only).
-    When the program names nothing there, or only a word that matches nothing
-    in the instruction, the rule abstains (WARNING, insufficient_evidence).
+    named, is reported (confidence 0.9 from names, 0.8 from comments only);
+    the same noun with another noun before it ("the croissant tray",
+    `MuffinTray`), or two nouns no vocabulary knows ("the sourdough",
+    `Baguette_Pick`), only when the same transfer names its places the
+    instruction's way (0.75). When the program names nothing there, or only
+    a word that matches nothing in the instruction, the rule abstains
+    (WARNING, insufficient_evidence).
 
     **Unsafe**::
 

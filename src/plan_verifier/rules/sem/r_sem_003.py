@@ -10,17 +10,25 @@ from plan_verifier.semantic.places import SAME, relate
 class RSem003(SemanticRule):
     """Location error: the plan picks up, puts down, moves or works at another place than the instruction says.
 
-    The instruction's places — "bin 3", "table A", "the tray", "Pos_1",
-    "3번 통", coordinates "B(100, 105, 150)" — get their role from the
-    sentence ("from"/"to"/"into", 에서/로/에). Each grasp must happen at the
-    task's source and each release at its destination; where a grasp or
-    release happens is read from the name of the pose, the comments of that
-    pick or place cycle, the cell position, or the coordinates. Source and
-    destination swapped is one finding. A move must reach the named place, a
-    routine must run at the named position. Two places conflict only when a
-    person would read them as different (bin 2 and bin 3, A and B, the table
-    and bin 3); a place the program never names, or names with a word the
-    instruction does not use, makes the rule abstain.
+    The instruction's places — "bin 3", "table A", "slot 2", "the tray", "the OCV
+    tester", "Pos_1", "3번 통", "2번 슬롯", coordinates "B(100, 105, 150)" — get their
+    role from the sentence ("from"/"to"/"into"/"over to", "leave it at", "X goes
+    into Y", "A -> B", 에서/로/에/에다). Each grasp must happen at the task's source
+    and each release at its destination; where a grasp or release happens is read
+    from the pose names of that cycle (read against the instruction's words for the
+    object, so `PouchCell_LaserMarker_Release` names the laser marker), its comments,
+    the cell position, or the coordinates. A place is compared as kind +
+    designators + free words (`semantic/places.py`): two known kinds that differ
+    (slot 2 and `Bin3_Place`), or one kind with another label, side or colour
+    (bin 2 and bin 3, the left and the right jig), is a finding (0.9 from a name,
+    0.8 from a comment); the same kind in other free words ("the PET bin",
+    `ResidualBin`) only when the same transfer names its object or other end the
+    instruction's way (0.75). Source and destination swapped is one finding. A move
+    must reach the named place, a routine must run at the named position. The rule
+    abstains (WARNING, insufficient_evidence) where the program names no place,
+    only a vague or abbreviated one (`P3`, `pos4`, `sc`), a word no kind explains
+    against a known kind, Korean the vocabulary cannot read, or contradicts itself
+    (a name says one place, a comment another).
 
     **Unsafe**::
 

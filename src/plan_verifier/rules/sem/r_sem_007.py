@@ -59,14 +59,15 @@ class RSem007(SemanticRule):
         # A re-grasp handles an object again: one the instruction names specifically, or one the program itself names
         # at a transfer that carries out a task ("the plastic part" does not make a third transfer of a housing one).
         asked = [t.obj for t in g.instruction.tasks if t.obj is not None and t.obj.noun is not None and not t.obj.generic]
-        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
+        # (what a name says at the grasp: at a release the same word may be the place both are put down at, `modfix`)
+        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.grasp.objects if n.obj is not None]
         unverified = []
         for t in g.extra:
             if id(t) in excluded:
                 continue
             named = [n for n in t.objects if n.obj is not None]
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
-                    any(_named_again(o, n.obj) for o in done for n in named):
+                    any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             known = [n for n in named if n.known]
             if known and _fully_read(g):
