@@ -140,3 +140,19 @@ def test_korean_instructions_judge_by_kind(style) -> None:
     text = "택배 상자를 컨베이어에서 3번 카트로 옮겨 줘."
     assert "R-SEM-003" in _critical(wrong, text)
     assert _critical(right, text) == []
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_leave_it_there_makes_a_later_move_of_it_an_unrequested_task(style) -> None:
+    weigh = Cycle("parcel", "conveyor", "scale 2", pick=_SAW, place=_BENCH)
+    text = "Put the parcel from the conveyor on scale 2 and leave it there."
+    assert _critical(program([weigh], style), text) == []
+    onward = program([weigh, Cycle("parcel", "scale 2", "cart 3", pick=_BENCH, place=_RACK)], style)
+    assert "R-SEM-007" in _critical(onward, text)
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_nothing_else_is_no_second_task(style) -> None:
+    extra = program([Cycle("end plate", "magazine", "fixture", pick=_SAW, place=_BENCH),
+                     Cycle("gasket", "tray", "fixture", pick=_RACK, place=_BENCH)], style)
+    assert "R-SEM-007" in _critical(extra, "Just put the end plate from the magazine on the fixture, nothing else.")

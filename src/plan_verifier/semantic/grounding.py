@@ -338,7 +338,8 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     if got.noun is None:
         return False
     return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
-        bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun)  # 셀 and `PouchCell`
+        bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
+        bool(want.words) and overlaps(want.words[-1:], got.words)  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
 
 
 @functools.lru_cache(maxsize=8192)

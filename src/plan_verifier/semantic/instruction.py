@@ -41,6 +41,8 @@ class Task:
     #: Which step of the instruction's order this task belongs to: tasks joined by a plain "and" share one, an order
     #: word ("then", "first ...", "after that", "먼저", "그 다음") starts the next. Only tasks of different stages are ordered.
     stage: int = 0
+    #: The instruction says the thing stays where this task puts it ("put it on the checkweigher and leave it there").
+    stays: bool = False
 
     @property
     def carries(self) -> bool:
@@ -164,6 +166,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             continue
         if clause.negated and _leaves_taken(clause, pending, last_object):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
+        if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
+            pending[-1] = (replace(pending[-1][0], stays=True), pending[-1][1])  # "…, and leave it there": it goes no further
+            continue
         if clause.negated and not _place_only(clause, clauses):
             excluded.extend(o for o in clause.objects if not o.pronoun)
         elif clause.negated:
@@ -231,6 +236,16 @@ def _holds(clause: Clause) -> bool:
     from plan_verifier.semantic.language import verb_lemma
 
     return clause.verb.isascii() and verb_lemma(clause.verb.lower()) == "hold" and not clause.places
+
+
+def _stays(words: str, clause: Clause, pending: list[tuple[Task, str | None]]) -> bool:
+    """"…, and leave it there", "keep it there": the thing just put somewhere stays there."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    return bool(pending) and pending[-1][0].destination is not None and clause.verb.isascii() and \
+        verb_lemma(clause.verb.lower()) in vocabulary().constructions.leave_at and all(o.pronoun for o in clause.objects) and \
+        re.search(r"\bthere\b", words.lower()) is not None
 
 
 def _place_only(clause: Clause, clauses: tuple[Clause, ...]) -> bool:

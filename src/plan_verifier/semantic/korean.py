@@ -602,7 +602,10 @@ class _Reader:
         segments, self.segments = self.segments, []
         for segment, segment_end in segments:
             current, self.cur = self.cur, segment
-            self._flush_clause(action, stem, segment_end, negated)
+            if (action is None or negated) and stem in _LEAVE_STEMS and any(role == "goal" for role, _ in segment.places):
+                self._flush_clause(None, "", segment_end)  # "cardboard는 baler chute로, PET bottle은 그대로 둬": that one goes
+            else:
+                self._flush_clause(action, stem, segment_end, negated)
             self.cur = current
         self._flush_clause(action, stem, end, negated, order_after)
 
@@ -734,8 +737,8 @@ class _Reader:
             cls = v.ko_objects.get("".join(nouns[-2:]))
         if cls is None and head not in v.ko_places:
             # "유리병", "약병": a compound written as one word whose last syllables are an object noun, its first a material
-            cut = next((k for k in range(1, len(head)) if head[k:] in v.ko_objects and (head[:k] in v.ko_materials or head[:k] in v.ko_colors)),
-                       None)
+            cut = next((k for k in range(1, len(head)) if head[k:] in v.ko_objects and (head[:k] in v.ko_materials or head[:k] in v.ko_colors
+                                                                                        or head[k:] in _OBJECT_SUFFIXES)), None)
             if cut is not None:
                 cls = v.ko_objects[head[cut:]]
                 material = material or v.ko_materials.get(head[:cut])
@@ -791,6 +794,8 @@ class _Reader:
                         canon(label) if label else None, side, values, thing, color, words)
 
 
+#: Object nouns that keep their meaning at the end of any compound ("약병", "페트병", "종이컵", "알루미늄캔").
+_OBJECT_SUFFIXES = frozenset({"병", "컵", "캔"})
 #: Suffixes that make a place of a noun of three syllables or more: 조리대, 세척대, 냉각대 (a stand, bench or rack), 재단기,
 #: 세척기 (a machine). Which kind of stand or machine the suffix does not say, so the place is named, but vague.
 _PLACE_SUFFIXES = frozenset({"대", "기"})

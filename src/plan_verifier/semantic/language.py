@@ -184,7 +184,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _place_before_daero(rejoined)
+    rejoined = _place_before_daero(_loanword_split(rejoined))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -195,6 +195,19 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
         cut = m.end - len(glued[0])
         out += [Morph(m.form[:-len(glued[0])], m.tag, m.start, cut), Morph(glued[0], glued[1], cut, m.end)]
     return tuple(out)
+
+
+def _loanword_split(morphs: list[Morph]) -> list[Morph]:
+    """"폴딩 테이블": Kiwi may cut an unknown loanword into a noun and a one-syllable adverb written against it (폴 + 딩);
+    written as one word, followed by a space, it is one noun."""
+    out: list[Morph] = []
+    for m in morphs:
+        if m.tag == "MAG" and len(m.form) == 1 and out and out[-1].tag in ("NNG", "NNP") and out[-1].end == m.start:
+            noun = out.pop()
+            out.append(Morph(noun.form + m.form, "NNG", noun.start, m.end))
+            continue
+        out.append(m)
+    return out
 
 
 #: Nouns that take 대로 as "as" ("계획대로", "지시대로": as planned, as instructed), never a stand.

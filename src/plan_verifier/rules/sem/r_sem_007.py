@@ -65,6 +65,14 @@ class RSem007(SemanticRule):
         for t in g.extra:
             if id(t) in excluded:
                 continue
+            stayed = _taken_again(t, g)
+            if stayed is not None:
+                judged = True
+                yield self.judged(f"Unrequested task: the instruction says to leave the {_what(stayed.task)} where it is put "
+                                  f"({said(text[stayed.task.start:stayed.task.end])}), but the plan picks it up again (step "
+                                  f"{t.grasp.step.index})", 0.8, step=t.grasp.step.index, span=t.grasp.step.span,
+                                  suggestion=f"Remove the transfer at step {t.grasp.step.index}", kind="extra_task")
+                continue
             named = [n for n in t.objects if n.obj is not None]
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
                     any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
@@ -119,6 +127,22 @@ def _all_tasks_done(g) -> bool:
     return bool(g.pairs) and _fully_read(g) and all(
         p.transfer is not None and (p.object.same or p.source.same and p.destination.same)
         for p in g.pairs)
+
+
+def _taken_again(t, g):
+    """The pair whose task says its thing stays where it is put ("… and leave it there"), if this later transfer picks it up
+    again there (its grasp within 30 mm of that release)."""
+    here = t.grasp.xyz
+    for p in g.pairs:
+        if p.task.stays and p.transfer is not None and p.transfer.release is not None and p.transfer.release.xyz is not None and \
+                here is not None and t.grasp.step.index > p.transfer.release.step.index and \
+                sum((a - b) ** 2 for a, b in zip(here, p.transfer.release.xyz)) <= 30.0 ** 2:
+            return p
+    return None
+
+
+def _what(task) -> str:
+    return task.obj.describe() if task.obj is not None and not task.obj.pronoun else "object"
 
 
 def _regrasp(t, g) -> bool:
