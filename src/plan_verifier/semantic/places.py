@@ -118,8 +118,8 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     if wk in _SINGULAR or gk in _SINGULAR:
         if wk == gk:
             return Relation(SAME)
-        if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
-            return Relation(OTHER_KIND, f"{gk} against {wk}")
+        if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
+            return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
         return Relation(UNCOMPARABLE)
     shared = overlaps(words_of(want), words_of(got))
     designators = _designators(want, got)
