@@ -59,8 +59,7 @@ class RSem007(SemanticRule):
         # A re-grasp handles an object again: one the instruction names specifically, or one the program itself names
         # at a transfer that carries out a task ("the plastic part" does not make a third transfer of a housing one).
         asked = [t.obj for t in g.instruction.tasks if t.obj is not None and t.obj.noun is not None and not t.obj.generic]
-        # (what a name says at the grasp: at a release the same word may be the place both are put down at, `modfix`)
-        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.grasp.objects if n.obj is not None]
+        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
         unverified = []
         for t in g.extra:
             if id(t) in excluded:
@@ -74,6 +73,8 @@ class RSem007(SemanticRule):
                                   suggestion=f"Remove the transfer at step {t.grasp.step.index}", kind="extra_task")
                 continue
             named = [n for n in t.objects if n.obj is not None]
+            # (what the extra transfer's name says at its grasp: at a release the same word may be the place both are put
+            # down at, `modfix`)
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
                     any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
