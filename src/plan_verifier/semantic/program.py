@@ -19,6 +19,8 @@ names nothing gives nothing to compare — which the rules report as such.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from plan_verifier.analysis.timeline import GripperAction, Timeline
@@ -41,9 +43,32 @@ _TOOL_ROUTINES = {"tool_attach": "attach", "tool_release": "detach"}
 
 
 def read_program(plan: Plan, timeline: Timeline | None, cell: "Cell | None", robot: "RobotSpec") -> Activity:
-    if plan.format == "json":
-        return _read_json(plan, cell)
-    return _read_tdl(plan, timeline, robot)
+    """The program's activity, remembered per program text, robot and cell (by identity): a planner's retry of the same
+    plan against another instruction, or the same one again, reads the program once."""
+    key = (plan.format, plan.source, id(robot), id(cell))
+    with _REMEMBERED_LOCK:
+        hit = _REMEMBERED.get(key)
+        if hit is not None and hit[0] is robot and hit[1] is cell:
+            _REMEMBERED.move_to_end(key)
+            return hit[2]
+    activity = _read_json(plan, cell) if plan.format == "json" else _read_tdl(plan, timeline, robot)
+    with _REMEMBERED_LOCK:
+        _REMEMBERED[key] = (robot, cell, activity)  # the robot and cell are kept, so their ids cannot be reused meanwhile
+        while len(_REMEMBERED) > _REMEMBER:
+            _REMEMBERED.popitem(last=False)
+    return activity
+
+
+def forget_programs() -> None:
+    """Forget the remembered activities (what a new plan costs is measured this way: `benchmarks/bench_semantic.py`)."""
+    with _REMEMBERED_LOCK:
+        _REMEMBERED.clear()
+
+
+#: How many programs' activities a process remembers.
+_REMEMBER = 32
+_REMEMBERED: "OrderedDict[tuple, tuple[RobotSpec, Cell | None, Activity]]" = OrderedDict()
+_REMEMBERED_LOCK = threading.Lock()
 
 
 # --------------------------------------------------------------------------- TDL
