@@ -228,6 +228,14 @@ def test_live_settings(service):
     assert service.handle(VerifyRequest(plan=APPROVED, level="full")).report.level == "FULL"
 
 
+def test_a_request_cannot_lower_the_level(service, tmp_path):
+    """A planner that asks for BASIC would skip the execution level: it gets the node's level (issue 14)."""
+    assert service.level == "STANDARD"
+    outcome = service.handle(VerifyRequest(plan=APPROVED, level="BASIC"))
+    assert outcome.report.level == "STANDARD" and outcome.report.execution["ran"]
+    assert records(tmp_path)[-1]["request"]["level"] == "STANDARD"
+
+
 def test_semantic_grader_settings_reach_the_verifier(tmp_path):
     # semantic_grader=llm without an endpoint: the semantic stage cannot run, says so, and the
     # deterministic verdict stands (seed 004 §4.4); with rule_check the same request is judged.
@@ -240,3 +248,20 @@ def test_semantic_grader_settings_reach_the_verifier(tmp_path):
     judged = json.loads(rule_check.handle(VerifyRequest(plan=APPROVED, correlation_id="sem-2", level="FULL",
                                                         instruction="Pick up the box and place it at B")).report_json)
     assert not any(f["rule_id"] == "R-SEM-000" for f in judged["findings"])
+
+
+# --------------------------------------------------------------------------- repair (issue 15)
+
+ACROSS_THE_BASE = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(500, -300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+                   "    SPAWN MoveLinear(PosX(-500, 300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
+
+
+def test_a_rejected_attempt_carries_its_verified_repair_in_the_report_json(service, tmp_path):
+    """The planner's next attempt can submit the repaired plan; the node itself never runs it (nothing is approved)."""
+    outcome = service.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-r"))
+    assert outcome.rejected and not outcome.actions_yaml
+    repair = json.loads(outcome.report_json)["repair"]
+    assert repair["verified"] and repair["edits"] and "MoveJoint" in repair["plan"]
+    assert not (tmp_path / "actions.yaml").exists()
+    again = service.handle(VerifyRequest(plan=repair["plan"], correlation_id="job-r", attempt=2))
+    assert again.approved and "repair" not in json.loads(again.report_json)

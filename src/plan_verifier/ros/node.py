@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
+import time
 from typing import Any
 
 import rclpy
@@ -34,8 +36,10 @@ from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.service_introspection import ServiceIntrospectionState
 from sensor_msgs.msg import JointState
+from std_msgs.msg import String
 
 from plan_verifier.resources import ConfigError
+from plan_verifier.robots.spec import needs_description
 from plan_verifier.ros import convert, qos
 from plan_verifier.ros.launch_spec import NODE_NAME
 from plan_verifier.serving.joint_states import JointStateError
@@ -97,7 +101,8 @@ class VerifierNode(LifecycleNode):
         return super().on_configure(state)
 
     def _configure(self, settings: Settings) -> None:
-        service = VerificationService(settings)
+        description = self._robot_description(settings) if needs_description(settings.robot) else None
+        service = VerificationService(settings, description)
         self._service = service
         requests_qos = qos.requests(settings.request_queue_depth)
         self._approved_pub = self.create_lifecycle_publisher(ApprovedActions, "~/approved_actions", qos.APPROVED)
@@ -119,6 +124,40 @@ class VerifierNode(LifecycleNode):
         ]
         self.get_logger().info(f"configured: robot {service.robot.name}, graph {service.graph_description}, "
                                f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}")
+
+    def _robot_description(self, settings: Settings) -> tuple[str, str | None]:
+        """The URDF on `robot_description` and the SRDF on `robot_description_semantic` (relative names, transient
+        local, as MoveIt reads them), waited for up to `robot_description_timeout_s`; ConfigError when no URDF comes.
+
+        The subscriptions run in their own callback group, so the executor delivers while configure waits."""
+        received: dict[str, str] = {}
+        arrived = threading.Event()
+
+        def keep(topic: str):
+            def callback(msg: String) -> None:
+                received[topic] = msg.data
+                if topic == "robot_description":
+                    arrived.set()
+            return callback
+
+        group = ReentrantCallbackGroup()
+        subscriptions = [self.create_subscription(String, topic, keep(topic), qos.ROBOT_DESCRIPTION, callback_group=group)
+                         for topic in ("robot_description", "robot_description_semantic")]
+        try:
+            if not arrived.wait(settings.robot_description_timeout_s):
+                raise ConfigError(f"no URDF on {self.resolve_topic_name('robot_description')} within "
+                                  f"{settings.robot_description_timeout_s:g} s (robot: {settings.robot})")
+            deadline = time.monotonic() + min(1.0, settings.robot_description_timeout_s)
+            while "robot_description_semantic" not in received and time.monotonic() < deadline:
+                time.sleep(0.05)  # the SRDF is usually latched beside it: give it a moment, it is optional
+        finally:
+            for subscription in subscriptions:
+                self.destroy_subscription(subscription)
+        srdf = received.get("robot_description_semantic")
+        self.get_logger().info(f"robot model from {self.resolve_topic_name('robot_description')} "
+                               f"({len(received['robot_description'])} characters)"
+                               + (f" and {self.resolve_topic_name('robot_description_semantic')}" if srdf else ", no SRDF"))
+        return received["robot_description"], srdf
 
     def _joint_states(self, settings: Settings) -> list[tuple[str, Any]]:
         """The /joint_states subscription (none when `joint_states_topic` is empty)."""

@@ -7,8 +7,10 @@ opens the audit log. `handle` answers one request and is safe to call from
 many threads at once:
 
 1. check the request (BAD_REQUEST), refuse closed tasks (ATTEMPTS_EXHAUSTED);
-2. resolve the start state and verify, concurrently with other requests;
-   any exception is an INTERNAL error, never an approval (fail closed);
+2. resolve the start state and verify, concurrently with other requests, at
+   the request's level or the node's, whichever checks more (a planner cannot
+   ask for fewer checks than the integrator configured); any exception is an
+   INTERNAL error, never an approval (fail closed);
 3. under one commit lock: assign the attempt number, append the audit record
    (fsync'ed), write the approved YAML atomically, and hand the outcome to the
    caller's `publish`. Doing these together keeps the audit log, the attempt
@@ -27,6 +29,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -36,7 +39,7 @@ from plan_verifier.actions import approved_yaml, write_atomic
 from plan_verifier.findings import Category, Severity
 from plan_verifier.graph.open import open_graph
 from plan_verifier.graph.port import GraphPort
-from plan_verifier.pipeline import Verifier
+from plan_verifier.pipeline import LEVELS, Verifier
 from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import load_robot
@@ -50,6 +53,12 @@ from plan_verifier.serving.start_state import StartChoice, StartStateSource, Sta
 from plan_verifier.serving.stats import ServiceStats, StatsSnapshot
 
 log = logging.getLogger("plan_verifier.serving")
+#: Repairs of rejected plans remembered per service (by the plan and the inputs it was verified with).
+REPAIRS_REMEMBERED = 64
+#: A rejected plan is repaired within one answer only up to this many steps, and for at most this long (the repair's
+#: candidates after that are not verified; what is left is reported as not repaired).
+REPAIR_MAX_STEPS = 400
+REPAIR_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Outcome:
@@ -65,6 +74,9 @@ class Outcome:
     actions_yaml: str = ""
     sha256: str = ""
     feedback: str = ""
+    #: A rejected attempt's repair (contract §8's object: the repaired plan and its edits, verified or why not): it goes
+    #: into the report JSON for the planner's next attempt; the node never runs it.
+    repair: dict | None = None
 
     @property
     def approved(self) -> bool:
@@ -87,7 +99,9 @@ class Outcome:
 
     @cached_property
     def report_json(self) -> str:
-        return json.dumps(self.report.to_dict(), ensure_ascii=False) if self.report is not None else ""
+        if self.report is None:
+            return ""
+        return json.dumps({**self.report.to_dict(), **({"repair": self.repair} if self.repair is not None else {})}, ensure_ascii=False)
 
     @property
     def publishes_feedback(self) -> bool:
@@ -104,10 +118,13 @@ def open_graph_port(settings: Settings) -> GraphPort | None:
 
 
 class VerificationService:
-    def __init__(self, settings: Settings) -> None:
-        """Open everything; ConfigError (with the reason) when the spec, graph or log directory is unusable."""
+    def __init__(self, settings: Settings, robot_description: tuple[str, str | None] | None = None) -> None:
+        """Open everything; ConfigError (with the reason) when the spec, graph or log directory is unusable.
+
+        `robot_description`: the URDF and SRDF text the node received, for a `robot` read from them."""
         self.settings = settings
-        self.robot = load_robot(settings.robot)
+        urdf, srdf = robot_description or (None, None)
+        self.robot = load_robot(settings.robot, urdf_text=urdf, srdf_text=srdf)
         self._graph = open_graph_port(settings)
         try:
             self.graph_description = self._graph.describe() if self._graph else "no graph (TDL checks only)"
@@ -134,6 +151,8 @@ class VerificationService:
             raise
         self._actions_path = Path(settings.actions_output_path) if settings.actions_output_path.strip() else None
         self._commit = threading.Lock()
+        self._repairs: OrderedDict[tuple, dict] = OrderedDict()
+        self._repairs_lock = threading.Lock()
         self._gate = threading.Condition()
         self._active = False
         self._closed = False
@@ -240,7 +259,7 @@ class VerificationService:
         except StateDbError as exc:
             return self._error(request, ErrorCode.INTERNAL, f"start state unknown: {exc}", checked.correlation_id), checked, None
         try:
-            report = self._verifier.verify(checked.plan, plan_format=checked.plan_format, level=checked.level or self.level,
+            report = self._verifier.verify(checked.plan, plan_format=checked.plan_format, level=self.level_for(checked),
                                            instruction=checked.instruction, start_position=start.position, start_tool=start.tool,
                                            start_joints=start.joints_deg, start_joints_source=start.joints_source or "request")
             self._note_graph(report)
@@ -253,8 +272,39 @@ class VerificationService:
             log.exception("verification of %s failed", checked.correlation_id)
             return self._error(request, ErrorCode.INTERNAL, f"verification failed: {exc.__class__.__name__}: {exc}", checked.correlation_id), checked, start
         outcome = Outcome(checked.correlation_id, checked.source, self.max_attempts, report=report, actions_yaml=actions, sha256=sha,
-                          feedback=feedback_text(report))
+                          feedback=feedback_text(report), repair=self._repair(checked, start, report))
         return outcome, checked, start
+
+    def _repair(self, checked: CheckedRequest, start: StartChoice, report: Report) -> dict | None:
+        """The repair of a rejected plan (contract §8), verified with the same inputs; None when approved, switched off
+        (`repair_rejected`), or when the repair itself fails (logged: it never changes the verdict)."""
+        if report.approved or not getattr(self.settings, "repair_rejected", True):
+            return None
+        if report.plan is None or len(report.plan.steps) > REPAIR_MAX_STEPS:
+            return None  # a program that long is rewritten by its planner, not repaired within one answer
+        from plan_verifier.repair import Verification, repair_plan
+
+        level = checked.level or self.level
+        key = (checked.plan, checked.plan_format, level, checked.instruction, start.position, start.tool,
+               tuple(start.joints_deg) if start.joints_deg is not None else None)
+        with self._repairs_lock:  # a repair takes seconds: a plan retried or replayed is repaired once
+            if key in self._repairs:
+                self._repairs.move_to_end(key)
+                return self._repairs[key]
+        try:
+            verification = Verification(self._verifier, level=level, instruction=checked.instruction,
+                                        start_position=start.position, start_tool=start.tool, start_joints=start.joints_deg,
+                                        start_joints_source=start.joints_source or "request",
+                                        deadline=time.monotonic() + REPAIR_SECONDS)
+            repaired = repair_plan(checked.plan, verification, checked.plan_format).to_dict()
+        except Exception:  # noqa: BLE001 - the rejection stands without its repair
+            log.exception("repair of %s failed", checked.correlation_id)
+            return None
+        with self._repairs_lock:
+            self._repairs[key] = repaired
+            while len(self._repairs) > REPAIRS_REMEMBERED:
+                self._repairs.popitem(last=False)
+        return repaired
 
     def _commit_outcome(self, outcome: Outcome, request: VerifyRequest, checked: CheckedRequest | None, start: StartChoice | None,
                         stamp_ns: int, t0: float, publish: Callable[[Outcome], None] | None) -> Outcome:
@@ -295,6 +345,13 @@ class VerificationService:
             return failed
 
     # ---------------------------------------------------------------- helpers
+    def level_for(self, checked: CheckedRequest) -> str:
+        """The level a request is verified at: the one it names if that checks more than the node's `level`,
+        else the node's. A planner may ask for more checks, never for fewer (a request for BASIC would
+        otherwise skip the execution level the integrator configured)."""
+        requested = checked.level or self.level
+        return max(requested, self.level, key=LEVELS.index)
+
     def _error(self, request: VerifyRequest, code: ErrorCode, message: str, correlation_id: str | None = None) -> Outcome:
         cid = correlation_id if correlation_id is not None else safe_correlation_id(request.correlation_id)
         return Outcome(cid, request.source, self.max_attempts, error_code=code, error_msg=message)
@@ -348,7 +405,7 @@ class VerificationService:
                 "plan_sha256": hashlib.sha256(plan_bytes).hexdigest(),
                 "plan_bytes": len(plan_bytes),
                 "plan_format": checked.plan_format if checked else request.plan_format[:32],
-                "level": (checked.level or self.level) if checked else None,
+                "level": self.level_for(checked) if checked else None,
                 "instruction": checked.instruction if checked else None,
                 "claimed_attempt": checked.attempt if checked else None,
             },

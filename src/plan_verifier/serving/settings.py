@@ -60,7 +60,9 @@ def _non_empty(name: str) -> Check:
 INTROSPECTION = ("disabled", "metadata", "contents")
 
 PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml) or a YAML file path.",
+    ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml), a YAML file path, a URDF file path, or "
+              "robot_description: the URDF (and SRDF) published on robot_description / robot_description_semantic, as MoveIt "
+              "reads them (a YAML whose urdf: is robot_description adds tools, home and payload to them).",
               check=_non_empty("robot")),
     ParamSpec("cell", "weld_cell", "Cell graph file for the embedded backend: a shipped name (config/cells/NAME.yaml) or a path. "
               "Ignored when graph_uri is set; empty = no graph (TDL checks only, JSON plans are rejected with R-GRF-000)."),
@@ -87,6 +89,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "robot's own in a namespace; empty = not subscribed (start position, else home_joints_deg)."),
     ParamSpec("joint_states_max_age_s", 1.0, "A /joint_states message older than this (by its header stamp, else its arrival, on the "
               "node's clock) is not used as the start.", bounds=(0.001, 3600.0)),
+    ParamSpec("robot_description_timeout_s", 10.0, "With robot: robot_description, how long configure waits for the URDF on "
+              "robot_description (transient local, as robot_state_publisher publishes it); the SRDF on "
+              "robot_description_semantic is taken when it is there by then.", bounds=(0.1, 600.0)),
     ParamSpec("joint_state_names", "", "The robot's joint names in /joint_states, comma-separated in the spec's joint order; "
               "empty = each spec joint's ros_name, else its name (only a message naming no joint is read by position, when "
               "it has exactly the robot's joints)."),
@@ -136,6 +141,7 @@ class Settings:
     robot_state_db: str
     joint_states_topic: str
     joint_states_max_age_s: float
+    robot_description_timeout_s: float
     joint_state_names: str
     diagnostics_period_s: float
     request_queue_depth: int
