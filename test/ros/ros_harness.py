@@ -11,6 +11,7 @@ missing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import os
 import signal
@@ -34,6 +35,7 @@ from rclpy.qos import QoSProfile  # noqa: E402
 
 from plan_verifier.ros import qos  # noqa: E402
 from plan_verifier.ros.launch_spec import ros_arguments  # noqa: E402
+from slow_plans import large_plan  # noqa: E402,F401 - re-exported for the ROS tests
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS_FILE = ROOT / "config" / "verifier.yaml"
@@ -103,6 +105,7 @@ class RosSide:
         self._thread = threading.Thread(target=self.executor.spin, daemon=True)
         self._thread.start()
         self._clients: dict[tuple[Any, str], Any] = {}
+        self._background = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="pv_test_call")
 
     def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *, server: NodeProcess,
              resend_after: float | None = None) -> Any:
@@ -131,12 +134,18 @@ class RosSide:
                 raise AssertionError(f"no answer from {name} within {timeout} s")
             client.remove_pending_request(future)
 
+    def call_in_background(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *,
+                           server: NodeProcess) -> concurrent.futures.Future:
+        """`call` on a thread of its own: the future holds the answer (or the AssertionError of no answer)."""
+        return self._background.submit(self.call, srv_type, name, request, timeout, server=server)
+
     def subscribe(self, msg_type: Any, topic: str, qos: QoSProfile | int = 100) -> Inbox:
         inbox = Inbox()
         inbox.subscription = self.node.create_subscription(msg_type, topic, inbox.put, qos)
         return inbox
 
     def close(self) -> None:
+        self._background.shutdown(wait=False, cancel_futures=True)
         self.executor.shutdown()
         self.node.destroy_node()
         rclpy.try_shutdown(context=self.context)
@@ -216,8 +225,10 @@ class NodeProcess:
         return True
 
 
-def change_state(ros: RosSide, node: NodeProcess, transition: int) -> bool:
-    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition)), server=node).success
+def change_state(ros: RosSide, node: NodeProcess, transition: int, timeout: float = 120.0) -> bool:
+    """A transition; configure starts and warms the verification workers, which takes seconds on a loaded machine."""
+    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition)), timeout,
+                    server=node).success
 
 
 def get_state(ros: RosSide, node: NodeProcess) -> str:
