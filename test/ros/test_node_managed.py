@@ -162,6 +162,24 @@ def test_an_approved_task_is_never_approved_again(ros, start_node):  # noqa: F81
     assert [(r["decision"], r["attempt"]) for r in audit(node, cid)] == [("rejected", 1), ("approved", 2), ("already_approved", 2)]
 
 
+def test_an_approved_task_stays_approved_when_the_node_is_killed_and_started_again(ros, start_node):  # noqa: F811
+    """The audit log is what a restarted node knows: approved and fallback tasks stay closed."""
+    node = start_node()
+    bring_up(ros, node)
+    cid = unique("task-8")
+    approved = verify(ros, node, APPROVED_TDL, correlation_id=cid)
+    assert approved.approved
+    node.kill9()
+    restarted = NodeProcess(node.workdir).start()  # same working directory, so the same audit log
+    try:
+        bring_up(ros, restarted)
+        assert "recent task(s) restored" in restarted.log()
+        again = verify(ros, restarted, APPROVED_TDL, correlation_id=cid)
+        assert (again.error_code, again.attempt, again.sha256) == (Response.ERROR_ALREADY_APPROVED, 1, approved.sha256)
+    finally:
+        restarted.stop()
+
+
 def test_the_node_counts_attempts_itself_whatever_the_client_claims(ros, start_node):  # noqa: F811
     node = start_node()
     bring_up(ros, node)

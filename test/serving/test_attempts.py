@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from plan_verifier.serving.attempts import Attempt, AttemptLedger, Closed
+from plan_verifier.serving.audit import Decision
 
 
 def record(ledger: AttemptLedger, cid: str, approved: bool, sha256: str = ""):
@@ -92,3 +93,20 @@ def test_concurrent_attempts_get_distinct_numbers():
     for t in threads:
         t.join()
     assert sorted(numbers) == list(range(1, 1601))
+
+
+def test_a_restarted_ledger_learns_the_tasks_from_the_audit_log_newest_first():
+    newest_first = [Decision("approved", 2, True, False, "ab" * 32), Decision("open", 1, False, False, ""),
+                    Decision("done", 3, False, True, ""), Decision("approved", 1, False, False, "")]
+    ledger = AttemptLedger(max_attempts=3)
+    assert ledger.restore(newest_first) == 3
+    assert ledger.closed("approved") == Closed("approved", 2, approved=True, sha256="ab" * 32)
+    assert ledger.closed("done") == Closed("done", 3, approved=False)
+    assert record(ledger, "open", False).number == 2
+
+
+def test_a_restore_keeps_the_most_recent_ids_within_capacity():
+    ledger = AttemptLedger(capacity=2)
+    ledger.restore([Decision(cid, 1, False, False, "") for cid in ("newest", "middle", "oldest")])
+    assert len(ledger) == 2 and record(ledger, "oldest", False).number == 1  # forgotten
+    assert record(ledger, "newest", False).number == 2

@@ -226,6 +226,23 @@ def test_an_approved_task_is_refused_with_its_approval(service, tmp_path):
         ("approved", 1, first.sha256), ("already_approved", 1, first.sha256)]
 
 
+def test_a_restarted_service_keeps_approved_and_fallback_tasks_closed(tmp_path):
+    first = make(tmp_path)
+    approved = first.handle(VerifyRequest(plan=APPROVED, correlation_id="approved"))
+    first.handle(VerifyRequest(plan=REJECTED, correlation_id="open"))
+    for _ in range(3):
+        first.handle(VerifyRequest(plan=REJECTED, correlation_id="handed-over"))
+    first.close()
+    restarted = make(tmp_path)  # the same audit log: a node restarted after a crash, or cleaned up and configured again
+    try:
+        again = restarted.handle(VerifyRequest(plan=APPROVED, correlation_id="approved"))
+        assert (again.error_code, again.attempt_number, again.sha256) == (ErrorCode.ALREADY_APPROVED, 1, approved.sha256)
+        assert restarted.handle(VerifyRequest(plan=APPROVED, correlation_id="handed-over")).error_code is ErrorCode.ATTEMPTS_EXHAUSTED
+        assert restarted.handle(VerifyRequest(plan=REJECTED, correlation_id="open")).attempt.number == 2
+    finally:
+        restarted.close()
+
+
 def test_client_attempt_numbers_are_recorded_but_never_counted(service, tmp_path):
     answers = [service.handle(VerifyRequest(plan=REJECTED, correlation_id="claims", attempt=n)) for n in (2, 1)]
     assert [(a.attempt.number, a.fallback) for a in answers] == [(1, False), (2, False)]

@@ -193,7 +193,7 @@ class VerifierNode(LifecycleNode):
                                f"graph {service.graph_description}, "
                                f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}; "
                                f"{settings.verification_workers} verification worker(s) warmed up ({', '.join(warm.labels)}) "
-                               f"in {warm.milliseconds:.0f} ms")
+                               f"in {warm.milliseconds:.0f} ms; {service.restored_tasks} recent task(s) restored from the audit log")
 
     def _joint_states(self, settings: Settings) -> list[tuple[str, Any]]:
         """The /joint_states subscription (none when `joint_states_topic` is empty)."""

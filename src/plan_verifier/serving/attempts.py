@@ -14,6 +14,10 @@ fallback (ATTEMPTS_EXHAUSTED: the fallback handler has taken the task over).
 Requests that were never verified (bad request, node inactive, time budget
 exceeded, cancelled) cost nothing.
 
+What a restarted node knows comes from its audit log (`restore`, fed by
+`audit.recent_decisions`): the tasks approved or handed to the fallback stay
+closed, and the others keep the attempts they used.
+
 Decisions are taken in two steps so that the caller can write the audit record
 first: `preview` computes the decision without changing anything, `commit`
 records it. Callers serialise preview+commit (the service's commit lock); the
@@ -26,6 +30,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from plan_verifier.serving.audit import Decision
 
 DEFAULT_MAX_ATTEMPTS = 3
 
@@ -111,6 +119,31 @@ class AttemptLedger:
                 task.approved_sha256 = sha256
             while len(self._tasks) > self._capacity:
                 self._tasks.popitem(last=False)
+
+    def restore(self, decisions: "Iterable[Decision]") -> int:
+        """Learn the tasks of an audit log's records, newest first; returns how many tasks were learnt.
+
+        Within the capacity, the most recently used ids are kept (as if their
+        requests had come again in the log's order).
+        """
+        learnt: dict[str, _Task] = {}
+        for decision in decisions:
+            task = learnt.get(decision.correlation_id)
+            if task is None:
+                if len(learnt) >= self._capacity:
+                    continue
+                task = learnt[decision.correlation_id] = _Task()
+            task.attempts = max(task.attempts, decision.attempt or 0)
+            task.fallback = task.fallback or decision.fallback
+            if decision.approved and task.approved_sha256 is None:
+                task.approved_sha256 = decision.sha256
+        with self._lock:
+            for cid, task in reversed(learnt.items()):  # oldest first, so the newest end up most recently used
+                self._tasks[cid] = task
+                self._tasks.move_to_end(cid)
+            while len(self._tasks) > self._capacity:
+                self._tasks.popitem(last=False)
+        return len(learnt)
 
     def __len__(self) -> int:
         with self._lock:

@@ -47,7 +47,7 @@ from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import RobotSpec, load_robot
 from plan_verifier.serving.attempts import Attempt, AttemptLedger, Closed
-from plan_verifier.serving.audit import AuditLog, utc_now
+from plan_verifier.serving.audit import AuditLog, recent_decisions, utc_now
 from plan_verifier.serving.cell_graph import CellGraph
 from plan_verifier.serving.joint_states import read_joint_state
 from plan_verifier.serving.requests import CheckedRequest, ErrorCode, RequestError, VerifyRequest, check_request, safe_correlation_id
@@ -60,6 +60,8 @@ log = logging.getLogger("plan_verifier.serving")
 
 #: After cancelling, how long deactivate waits for the cancelled requests to be answered (audit record, publish).
 CANCEL_GRACE_S = 10.0
+#: How much of the audit log's end configure reads back to restore the tasks (a few thousand records at most).
+RESTORE_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,8 @@ class VerificationService:
             if self._audit.repaired_bytes:
                 log.warning("audit log: cut %d bytes of an incomplete record (left by a crash; that request was never answered)",
                             self._audit.repaired_bytes)
+            #: Tasks learnt from the audit log's newest records (approved and fallback ones stay closed across restarts).
+            self.restored_tasks = self._ledger.restore(recent_decisions(self._audit.directory, RESTORE_BYTES))
             source = GraphSource(fingerprint=settings.graph_fingerprint.strip() or None)
             if settings.graph_source == "embedded" and cell is not None:
                 source = replace(source, cell=cell.to_file_dict(), origin=self.graph_description)

@@ -177,7 +177,7 @@ def serve_stdio() -> None:
     _serve(inbox, outbox, settings, robot, graph)
 
 
-def _serve(inbox: Connection, conn: Connection, settings: Settings, robot: RobotSpec, graph: GraphSource) -> None:
+def _serve(inbox: Connection, outbox: Connection, settings: Settings, robot: RobotSpec, graph: GraphSource) -> None:
     try:
         t0 = time.perf_counter()
         verifier = Verifier(robot, graph=graph.open(settings), profile=settings.profile, level=settings.level,
@@ -201,9 +201,9 @@ def _serve(inbox: Connection, conn: Connection, settings: Settings, robot: Robot
             from plan_verifier.semantic.language import warm_korean
 
             warm_korean()
-        conn.send(("ready", WarmUp(tuple(labels), (time.perf_counter() - t0) * 1000.0, sample)))
+        outbox.send(("ready", WarmUp(tuple(labels), (time.perf_counter() - t0) * 1000.0, sample)))
     except BaseException as exc:  # noqa: BLE001 - the node reports why the worker could not start
-        conn.send(("failed", f"{exc.__class__.__name__}: {exc}"))
+        outbox.send(("failed", f"{exc.__class__.__name__}: {exc}"))
         return
     while True:
         try:
@@ -216,9 +216,9 @@ def _serve(inbox: Connection, conn: Connection, settings: Settings, robot: Robot
         try:
             result = verify_job(verifier, job)
         except Exception as exc:  # noqa: BLE001 - fail closed: the node answers ERROR_INTERNAL
-            conn.send(("error", f"{exc.__class__.__name__}: {exc}", traceback.format_exc()))
+            outbox.send(("error", f"{exc.__class__.__name__}: {exc}", traceback.format_exc()))
         else:
-            conn.send(("done", replace(result, worker={"pid": os.getpid(), "verifications_before": done,
+            outbox.send(("done", replace(result, worker={"pid": os.getpid(), "verifications_before": done,
                                                         "modules_loaded": sorted(set(sys.modules) - modules)[:20]})))
         done += 1
 
@@ -295,9 +295,15 @@ class WorkerPool:
 
     # ---------------------------------------------------------------- jobs
     def run(self, job: Job, timeout_s: float) -> Verified:
-        """Verify `job` within `timeout_s` seconds; NotAccepting, TimedOut, Cancelled or WorkerFailed otherwise."""
+        """Verify `job` within `timeout_s` seconds; NotAccepting, TimedOut, Cancelled or WorkerFailed otherwise.
+
+        The budget starts when a worker takes the job. A job waits for an idle
+        worker (one is being replaced after a timeout or a cancellation) at
+        most START_TIMEOUT_S: no worker at all is a WorkerFailed, never a hang.
+        """
         with self._cv:
-            self._cv.wait_for(lambda: self._idle or not self._accepting)
+            if not self._cv.wait_for(lambda: self._idle or not self._accepting, START_TIMEOUT_S):
+                raise WorkerFailed(f"no verification worker became available within {START_TIMEOUT_S:g} s (see the log)")
             if not self._accepting:
                 raise NotAccepting()
             worker = self._idle.pop()
@@ -319,6 +325,7 @@ class WorkerPool:
         self._release(worker)  # a job that finished as it was cancelled is still answered: its work is done
         if message[0] == "done":
             return message[1]
+        log.error("verification worker %d raised while verifying %s:\n%s", worker.process.pid, job.correlation_id, message[2])
         raise WorkerFailed(message[1])
 
     def hold(self) -> None:
