@@ -105,7 +105,6 @@ class RosSide:
         self._thread = threading.Thread(target=self.executor.spin, daemon=True)
         self._thread.start()
         self._clients: dict[tuple[Any, str], Any] = {}
-        self._background = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="pv_test_call")
 
     def call(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *, server: NodeProcess,
              resend_after: float | None = None) -> Any:
@@ -136,8 +135,18 @@ class RosSide:
 
     def call_in_background(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *,
                            server: NodeProcess) -> concurrent.futures.Future:
-        """`call` on a thread of its own: the future holds the answer (or the AssertionError of no answer)."""
-        return self._background.submit(self.call, srv_type, name, request, timeout, server=server)
+        """`call` on a daemon thread of its own (a test that fails while it waits does not hold up the session's end):
+        the future holds the answer, or the AssertionError of no answer."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                future.set_result(self.call(srv_type, name, request, timeout, server=server))
+            except BaseException as exc:  # noqa: BLE001 - handed to the test through the future
+                future.set_exception(exc)
+
+        threading.Thread(target=run, name="pv_test_call", daemon=True).start()
+        return future
 
     def subscribe(self, msg_type: Any, topic: str, qos: QoSProfile | int = 100) -> Inbox:
         inbox = Inbox()
@@ -145,7 +154,6 @@ class RosSide:
         return inbox
 
     def close(self) -> None:
-        self._background.shutdown(wait=False, cancel_futures=True)
         self.executor.shutdown()
         self.node.destroy_node()
         rclpy.try_shutdown(context=self.context)
