@@ -1,5 +1,6 @@
 """plan_verifier: the ROS 2 package (ament_python) and the ROS-free core library."""
 
+import os
 from glob import glob
 
 from setuptools import find_packages, setup
@@ -8,7 +9,8 @@ PACKAGE = "plan_verifier"
 
 
 def share(subdir: str, pattern: str) -> tuple[str, list[str]]:
-    return (f"share/{PACKAGE}/{subdir}", sorted(glob(pattern)))
+    """The files (not folders) `pattern` matches, installed under share/plan_verifier/`subdir`."""
+    return (f"share/{PACKAGE}/{subdir}", sorted(p for p in glob(pattern) if os.path.isfile(p)))
 
 
 setup(
@@ -28,6 +30,7 @@ setup(
         share("config/robots", "config/robots/*.yaml"),
         share("config/cells", "config/cells/*.yaml"),
         share("examples", "examples/*"),
+        share("examples/repair", "examples/repair/*"),
         # The interface texts, for reading and writing bags without ROS (plan_verifier.resources.interfaces_dir).
         share("interfaces/msg", "msg/msg/*.msg"),
         share("interfaces/srv", "msg/srv/*.srv"),

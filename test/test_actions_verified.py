@@ -108,7 +108,7 @@ def test_a_re_verified_file_starts_where_its_approval_did_and_passes() -> None:
     document = _emit(TDL, PROGRAM, start_joints=(175, -95, 95, -90, -90, 5))
     again = TDL.verify(_dump(document, rehash=False))
     assert again.verdict == "PASS", [f.message for f in again.findings]
-    assert again.execution["start"] == {"joints_deg": [175, -95, 95, -90, -90, 5], "source": "approved"}
+    assert again.execution["start"] == {"joints_deg": [175, -95, 95, -90, -90, 5], "source": "approved", "assumed": False}
     assert {s: m.joints_deg for s, m in step_motions(again.motion).items()} == {
         i: tuple(s["verified"]["joints_deg"]) for i, s in enumerate(document["RobotSequence"]["steps"], 1) if "verified" in s}
 

@@ -130,3 +130,18 @@ def test_run_job_reports_every_step_and_stops_when_the_wait_is_interrupted():
     calls = iter([True, True, False])
     end = run_job(weld, start, sleep=lambda s: next(calls), report=events.append)
     assert events[-1].event == ABORTED and end == weld.segments[1].after
+
+
+def test_a_step_whose_target_was_never_evaluated_is_never_run():
+    """An approval from before issue 14 could carry `{expression: ...}` for a target nobody computed: the executor refuses it."""
+    from plan_verifier import yaml_text
+    from plan_verifier.plans.actions_plan import steps_sha256
+
+    text, _ = approval((ROOT / "examples" / "pick_and_place.tdl").read_text())
+    document = yaml.safe_load(text)
+    step = next(s for s in document["RobotSequence"]["steps"] if s.get("target") == "A_Safe_Pose")
+    step["args"]["target_pose"] = {"expression": "A_Safe_Pose"}
+    sha = steps_sha256(document["RobotSequence"]["steps"])
+    document["RobotSequence"]["verification"]["sha256"] = sha
+    with pytest.raises(JobRejected, match="target_pose is an expression the verifier could not evaluate"):
+        prepare_job(yaml_text.dump(document), sha256=sha, correlation_id="x", start=start_pose(CELL), cell=CELL, robot=ROBOT)

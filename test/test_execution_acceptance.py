@@ -132,7 +132,8 @@ def test_the_robots_real_joints_decide_the_branch() -> None:
     from_home = ur10e().verify(plan)
     assert from_home.approved and from_home.execution["start"]["source"] == "home_joints_deg"
     from_behind = ur10e().verify(plan, start_joints=[0, -90, 90, -90, -90, 0])
-    assert not from_behind.approved and from_behind.execution["start"] == {"joints_deg": [0, -90, 90, -90, -90, 0], "source": "request"}
+    assert not from_behind.approved and from_behind.execution["start"] == {"joints_deg": [0, -90, 90, -90, -90, 0], "source": "request",
+                                                                   "assumed": False}
     assert {f.rule_id for f in from_behind.findings if f.severity is Severity.CRITICAL} == {"R-COL-001"}
 
 

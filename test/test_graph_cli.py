@@ -86,22 +86,23 @@ def test_show_draws_cell_and_plan(tmp_path, capsys, bolt_cells) -> None:
     assert main(["graph", "show", "--png", str(png)]) == 2
 
 
-def test_repair_prints_an_unverified_plan_that_passes(tmp_path, capsys) -> None:
+def test_repair_prints_the_repaired_plan_verified_by_the_pipeline(tmp_path, capsys) -> None:
+    """Contract §8: the graph's repairs, then the whole pipeline's verdict on the result (`verified`)."""
     assert main(["repair", _plan_file(tmp_path, "illegal_edge_home_to_pos_5"), "--cell", "weld_cell"]) == 0
     captured = capsys.readouterr()
     repaired = json.loads(captured.out)
-    assert repaired["repair"]["verified"] is False and repaired["repair"]["changes"] == ["Step 2: insert Home -> Safe_Pos_2 -> Pos_5"]
     assert [s["target"] for s in repaired["steps"]] == ["Home", "Safe_Pos_2", "Pos_5"]
-    assert "unverified until checked" in captured.err
+    assert "insert (R-GRF-002): Step 2: insert Home -> Safe_Pos_2 -> Pos_5" in captured.err and "approved" in captured.err
     out = tmp_path / "repaired.json"
     out.write_text(captured.out, encoding="utf-8")
     assert main(["check", str(out), "--cell", "weld_cell"]) == 0
 
 
 def test_repair_reports_what_it_cannot_fix(tmp_path, capsys) -> None:
-    assert main(["repair", _plan_file(tmp_path, "missing_position_pos_99"), "--cell", "weld_cell"]) == 1
-    assert json.loads(capsys.readouterr().out)["repair"]["unresolved"] == ["Step 2: position 'Pos_99' does not exist in graph"]
+    assert main(["repair", _plan_file(tmp_path, "missing_position_pos_99"), "--cell", "weld_cell", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert not report["verified"] and [u["rule_id"] for u in report["unrepaired"]] == ["R-GRF-001"]
+    assert "cell graph" in report["unrepaired"][0]["why"]
     tdl = tmp_path / "p.tdl"
     tdl.write_text("GOAL Execute_Process() { MoveJoint(Home, 100, 100, 0, 0); }\n", encoding="utf-8")
-    assert main(["repair", str(tdl), "--cell", "weld_cell"]) == 2
-    assert main(["repair", str(tdl)]) == 2
+    assert main(["repair", str(tdl), "--cell", "weld_cell"]) == 0  # a TDL program is repaired too: this one is approved as it is

@@ -115,7 +115,7 @@ _DELETE = object()
 
 BAD_SPECS = {
     "wrong_type": (_mutate(["reach_mm"], "far"), r"reach_mm: Input should be a valid number"),
-    "missing_field": (_mutate(["rated_payload_kg"], _DELETE), r"rated_payload_kg: Field required"),
+    "missing_field": (_mutate(["reach_mm"], _DELETE), r"reach_mm: Field required"),
     "five_joints": (lambda d: {**d, "joints": d["joints"][:5]}, r"joints: List should have at least 6 items"),
     "seven_joints": (lambda d: {**d, "joints": d["joints"] + d["joints"][:1]}, r"joints: List should have at most 6 items"),
     "min_above_max": (_mutate(["joints", 2, "min_deg"], 400), r"joints\.2: Value error, min_deg must be below max_deg"),
@@ -151,7 +151,7 @@ BAD_SPECS = {
     "link_without_capsule": (lambda d: {**d, "collision_model": {"links": [c for c in d["collision_model"]["links"] if c["link"] != 6]}},
                              r"collision_model: Value error, links has no capsule for link\(s\) \[6\]"),
     "radii_and_capsules": (_mutate(["collision_model", "link_radii_mm"], [90, 75, 65, 50, 50, 45]),
-                           r"collision_model: Value error, give link_radii_mm or links, not both"),
+                           r"collision_model: Value error, give one of link_radii_mm, links or geometry"),
 }
 
 

@@ -195,3 +195,25 @@ def test_show_starts_where_the_robot_is(tmp_path, capsys) -> None:
     assert main(["show", str(plan), "--png", str(tmp_path / "back.png"), "--start-joints=0,-90,90,-90,-90,0"]) == 0
     assert "FAIL" in capsys.readouterr().out
     assert _pixels(tmp_path / "back.png", COLOURS[FAILED]) > 500
+
+
+def test_show_repair_draws_the_failing_motion_and_the_repaired_path(tmp_path) -> None:
+    """Issue 15: `show --repair` draws the repaired run, the original failing motion dashed under it."""
+    from plan_verifier.cli.main import main
+    from plan_verifier.kinematics.arm import arm_for
+    from plan_verifier.motion.draw import picture
+    from plan_verifier.pipeline import Verifier
+    from plan_verifier.repair import Verification, repair_plan
+
+    plan = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(500, -300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+            "    SPAWN MoveLinear(PosX(-500, 300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
+    verifier = Verifier("ur10e")
+    before = verifier.verify(plan)
+    repaired = repair_plan(plan, Verification(verifier))
+    view = picture(repaired.report.motion, arm_for(verifier.robot), None, repaired.report.findings, title="t",
+                   before=(before.motion, before.findings))
+    assert [p.step for p in view.replaced] == [2] and all(p.status != "failed" for p in view.paths)
+    source = tmp_path / "across.tdl"
+    source.write_text(plan, encoding="utf-8")
+    png = tmp_path / "across.png"
+    assert main(["show", str(source), "--png", str(png), "--repair"]) == 0 and png.stat().st_size > 10_000

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from plan_verifier import yaml_text
 
-ParamType = Literal["pose", "pose_list", "number", "symbol", "condition", "any"]
+ParamType = Literal["pose", "pose_list", "number", "value", "symbol", "condition", "any"]
 _REQUIRED = object()
 
 

@@ -13,7 +13,7 @@ rule something new.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -32,13 +32,18 @@ if TYPE_CHECKING:
     from plan_verifier.semantic.program import Activity
 
 
+#: The start source of a run from another configuration of an assumed start (`RuleContext.start_alternatives`).
+ALTERNATIVE_START = "alternative"
+
+
 @dataclass(frozen=True, slots=True)
 class StartState:
     """Where the robot is and what it holds before the plan's first step, and, when known, its joints.
 
     `joints` (degrees) come from the robot itself (`joint_states`: the node's /joint_states)
-    or the request; without them the execution level starts at `position`, else at the
-    robot spec's `home_joints_deg`.
+    or the request; without them the execution level assumes a configuration the robot can
+    be standing in at `position` (`motion.start`), else starts at the robot spec's
+    `home_joints_deg`.
     """
 
     position: str | None = None
@@ -77,6 +82,20 @@ class RuleContext:
 
         trace = self.simulation if self.cell is not None and self.plan.format == "json" else None
         return simulate_execution(self.plan, self.robot, self.cell, self.start, trace)
+
+    @cached_property
+    def start_alternatives(self) -> "tuple[Execution, ...]":
+        """The plan run again from each other configuration the robot could be standing in at the start the
+        execution level assumed (`Start.alternatives`; none when the robot's joints are known). R-KIN-010's."""
+        alternatives = self.execution.start.alternatives if self.execution.start is not None else ()
+        if not alternatives:
+            return ()
+        from plan_verifier.motion.simulate import simulate_execution
+
+        trace = self.simulation if self.cell is not None and self.plan.format == "json" else None
+        return tuple(simulate_execution(self.plan, self.robot, self.cell,
+                                        replace(self.start, joints=joints, joints_source=ALTERNATIVE_START), trace,
+                                        follow=self.execution) for joints in alternatives)
 
     @cached_property
     def instruction_reading(self) -> "Instruction | None":

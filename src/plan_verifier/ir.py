@@ -144,7 +144,7 @@ class Pose:
 
 
 def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:g}"
 
 
 def fmt_number(v: float) -> str:
@@ -168,16 +168,58 @@ class Binding:
     type_errors: tuple[tuple[str, Arg, str], ...] = ()  # (param, arg, expected type)
 
 
+#: Why a value could not be evaluated (`Cause.kind`). Each kind has one rule that reports it:
+#: a name bound nowhere (R-CON-001); a value that exists only when the program runs — a function
+#: that reads the robot or its I/O, a variable assigned from one, a loop variable (R-CON-008); a
+#: number that is not finite — `nan`, `inf`, a literal beyond float range, a division by zero
+#: (R-SYN-011); an expression the verifier does not evaluate (R-CON-008); what a syntax rule already
+#: reports — wrong arity, a non-number, an unknown function (R-SYN-*); a cell position without
+#: coordinates (taught in the cell: the graph rules vouch for the move, the execution level says it
+#: could not simulate it).
+UNDEFINED = "undefined"
+RUNTIME = "runtime"
+NON_FINITE = "non_finite"
+UNSUPPORTED = "unsupported"
+MALFORMED = "malformed"
+NO_COORDINATES = "no_coordinates"
+CAUSES = (UNDEFINED, RUNTIME, NON_FINITE, UNSUPPORTED, MALFORMED, NO_COORDINATES)
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """One reason a value could not be evaluated: its kind, the sub-expression responsible, where that is."""
+
+    kind: str
+    text: str
+    span: Span | None = None
+
+
 class Unresolved:
-    """A parameter value that static analysis cannot evaluate (an expression, a variable)."""
+    """A value static analysis cannot evaluate: the expression as written, and why (`causes`).
 
-    __slots__ = ("text",)
+    A value built from others that could not be evaluated carries their causes: a
+    pose whose x is `foo`, a name DEFINE'd as that pose, a target that names it.
+    """
 
-    def __init__(self, text: str) -> None:
+    __slots__ = ("text", "causes")
+
+    def __init__(self, text: str, causes: tuple[Cause, ...] = ()) -> None:
         self.text = text
+        self.causes = causes
 
     def __repr__(self) -> str:
-        return f"Unresolved({self.text!r})"
+        return f"Unresolved({self.text!r}, {[c.kind for c in self.causes]})"
+
+
+def unresolved_in(value: Any) -> Unresolved | None:
+    """The first value of `value` (itself, or an item of a list) that could not be evaluated, else None."""
+    if type(value) is Unresolved:
+        return value
+    if type(value) is list:
+        for item in value:
+            if type(item) is Unresolved:
+                return item
+    return None
 
 
 # --------------------------------------------------------------------------- plan parts

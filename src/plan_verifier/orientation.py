@@ -49,3 +49,24 @@ def offset_in_tool_frame(pose: Sequence[float], offset: Sequence[float], convent
 def offset_in_base_frame(pose: Sequence[float], offset: Sequence[float]) -> tuple[float, ...]:
     """Position of `pose * Trans(offset)` when the offset is read in the base frame."""
     return (pose[0] + offset[0], pose[1] + offset[1], pose[2] + offset[2], *pose[3:6])
+
+
+def angles(r: np.ndarray, convention: str = "rpy") -> tuple[float, float, float]:
+    """The orientation triple (degrees) of a rotation matrix: the inverse of `rotation` (one of the two
+    triples of a rotation; at a gimbal lock the last angle is folded into the first)."""
+    r = np.asarray(r, dtype=float)
+    if convention == "rpy":  # R = Rz(c) Ry(b) Rx(a)
+        b = math.atan2(-r[2, 0], math.hypot(r[0, 0], r[1, 0]))
+        if math.hypot(r[0, 0], r[1, 0]) > 1e-9:
+            a, c = math.atan2(r[2, 1], r[2, 2]), math.atan2(r[1, 0], r[0, 0])
+        else:
+            a, c = math.atan2(-r[1, 2], r[1, 1]), 0.0
+        return tuple(math.degrees(v) for v in (a, b, c))  # type: ignore[return-value]
+    if convention == "zyz":  # R = Rz(a) Ry(b) Rz(c)
+        b = math.atan2(math.hypot(r[0, 2], r[1, 2]), r[2, 2])
+        if math.hypot(r[0, 2], r[1, 2]) > 1e-9:
+            a, c = math.atan2(r[1, 2], r[0, 2]), math.atan2(r[2, 1], -r[2, 0])
+        else:
+            a, c = math.atan2(r[1, 0], r[0, 0]) if r[2, 2] > 0 else math.atan2(-r[1, 0], -r[0, 0]), 0.0
+        return tuple(math.degrees(v) for v in (a, b, c))  # type: ignore[return-value]
+    raise ValueError(f"unknown orientation convention {convention!r}")

@@ -9,6 +9,9 @@ the execution level off.
 After a syntax error nothing else runs, because the other rules would be
 reasoning about a program we could not read. Otherwise every applicable rule
 runs and every finding is reported, so one repair round can fix everything.
+Rules marked `every_level` (a name defined nowhere, a value known only at run
+time) run whatever the level: BASIC skips checks, but never approves a value
+nobody could evaluate.
 
 Fail closed: a rule that raises becomes a CRITICAL finding of the rule that
 reports crashes (`Rule.reports_crashes`), an unreadable graph a graph finding
@@ -154,12 +157,15 @@ class Verifier:
         ctx = RuleContext(parsed, self.robot, self.profile, level, cell, start, instruction, run_options)
 
         for category in _STAGE_ORDER:
+            chosen = self._rules[category]
             if category not in _LEVEL_STAGES[level] or (category is Category.EXECUTION and not run_options.execution):
+                chosen = [rule for rule in chosen if rule.every_level]  # what could not be evaluated is never approved
+            if not chosen:
                 continue
             if category is not Category.SYNTAX and any(f.category is Category.SYNTAX and f.severity is Severity.CRITICAL for f in findings):
                 break
             t_stage = time.perf_counter()
-            for rule in self._rules[category]:
+            for rule in chosen:
                 if applies.isdisjoint(rule.formats):
                     continue
                 if cell is None and isinstance(rule, TraceRule):

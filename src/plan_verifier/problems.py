@@ -59,6 +59,7 @@ class ProblemKind(enum.StrEnum):
     UNKNOWN_FUNCTION = "unknown_function"
     COMMAND_IN_ARGUMENT = "command_in_argument"
     NESTED_CALL_MISSING_PARAMETER = "nested_call_missing_parameter"
+    NON_FINITE_NUMBER = "non_finite_number"
     # JSON/YAML step plans and actions files
     JSON_INVALID = "json_invalid"
     YAML_INVALID = "yaml_invalid"

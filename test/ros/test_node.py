@@ -261,6 +261,38 @@ def test_joint_states_set_the_execution_levels_start(ros, start_node):  # noqa: 
     assert wait_until(unstamped_used, timeout=15, interval=0.2), node.log()
 
 
+def test_joint_states_replace_an_assumed_start(ros, start_node):  # noqa: F811
+    """Issue 19: at Pos_1 (no taught joints) without /joint_states the start is assumed and the report warns that the
+    verdict depends on it (R-KIN-010); with the robot's joint states the real configuration decides, nothing is assumed."""
+    topic = unique("/joint_states_")
+    names = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+    node = start_node({"joint_states_topic": topic, "joint_states_max_age_s": 2.0})
+    bring_up(ros, node)
+    plan = '{"steps": [{"id": 1, "action": "move", "target": "Safe_Pos_1"}, {"id": 2, "action": "move", "target": "Home"}]}'
+    fields = {"start_position": "Pos_1", "start_tool": "Welder"}
+    assumed = verify(ros, node, plan, **fields)
+    report = json.loads(assumed.report_json)
+    assert assumed.approved and report["execution"]["start"]["assumed"] is True, report
+    (warning,) = [f for f in report["findings"] if f["rule_id"] == "R-KIN-010"]
+    assert "R-KIN-010" in {f.rule_id for f in assumed.findings}
+    elbow_down = warning["evidence"]["rejecting"][0]["start_deg"]
+    publisher = ros.node.create_publisher(JointState, topic, 10)
+    assert wait_until(lambda: publisher.get_subscription_count() > 0)
+
+    def from_the_joints():
+        publisher.publish(JointState(header=Header(stamp=ros.node.get_clock().now().to_msg()), name=names,
+                                     position=[math.radians(v) for v in elbow_down]))
+        return verify(ros, node, plan, **fields)
+
+    assert wait_until(lambda: json.loads(from_the_joints().report_json)["execution"]["start"]["source"] == "joint_states",
+                      timeout=15, interval=0.2), node.log()
+    there = from_the_joints()
+    report = json.loads(there.report_json)
+    assert report["execution"]["start"]["assumed"] is False and report["execution"]["start"]["joints_deg"] == pytest.approx(elbow_down, abs=1e-3)
+    assert not there.approved and {(f.rule_id, f.step) for f in there.findings if f.severity == 2} == {("R-COL-002", 1), ("R-COL-003", 1)}
+    assert "R-KIN-010" not in {f.rule_id for f in there.findings}
+
+
 # --------------------------------------------------------------------------- faults
 
 

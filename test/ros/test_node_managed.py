@@ -369,3 +369,19 @@ def test_a_graph_that_answers_without_the_cell_is_unavailable(ros, start_node, t
         server.stop()
         shutil.rmtree(tmp_path / "falkordb", ignore_errors=True)
 
+
+
+# --------------------------------------------------------------------------- repair_rejected, a live parameter
+
+
+def test_repair_rejected_is_a_live_parameter(ros, start_node):  # noqa: F811
+    """A rejection's report_json carries the verified repair (contract §8) while `repair_rejected` is true; set false
+    on the active node, the next rejection comes without one."""
+    node = start_node()
+    bring_up(ros, node)
+    repaired = json.loads(verify(ros, node, REJECTED_JSON, correlation_id=unique("repair-on")).report_json)
+    assert repaired["repair"]["verified"] and repaired["repair"]["plan"], repaired.get("repair")
+    off = ParameterValue(type=ParameterType.PARAMETER_BOOL, bool_value=False)
+    assert set_parameter(ros, node, "repair_rejected", off).successful
+    plain = verify(ros, node, REJECTED_JSON, correlation_id=unique("repair-off"))
+    assert not plain.approved and "repair" not in json.loads(plain.report_json)

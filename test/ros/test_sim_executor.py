@@ -233,18 +233,21 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         assert len(joints.messages) > 20  # every publish_period_s of the job, not only the targets
         assert clean.stop() == 0, clean.log()
 
+        # Each executor below gets the latched approval as soon as it starts: its status is subscribed to first, so that
+        # the subscription is there before the job's first status (a volatile topic keeps nothing for late readers).
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
         faulty = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "state_period_s:=0.0",
                            "fault_joint:=2", "fault_offset_deg:=3.0", "fault_after_s:=0.5")
-        status = ros.subscribe(ExecutionStatus, f"{faulty.fqn}/status")
         assert status.wait_matched(), faulty.log()
         failed = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)  # the latched approval
         assert failed.message.startswith("deviation: joint 2 is 3.00° from its command") and failed.step == 1, failed.message
         assert not status.matching(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_SUCCEEDED)
         assert faulty.stop() == 0, faulty.log()
 
+        # An arm somewhere else than the approval was verified from: refused by default (max_start_offset_deg 0.5).
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
         elsewhere = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0",
-                              "start_joints_deg:=0,-90,90,-90,-90,0", "max_start_offset_deg:=1.0")
-        status = ros.subscribe(ExecutionStatus, f"{elsewhere.fqn}/status")
+                              "start_joints_deg:=0,-90,90,-90,-90,0")
         assert status.wait_matched(), elsewhere.log()
         refused = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_REJECTED, 60)
         assert "from the joints the plan was verified from" in refused.message
@@ -252,10 +255,10 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
 
         # The shoulder 30° low, the deviation check out of the way: the reached configurations hit the Welder's stand.
         verified_start = ",".join(map(str, yaml.safe_load(approval.actions_yaml)["RobotSequence"]["verification"]["start_joints_deg"]))
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
         crash = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "fault_joint:=2",
                           "fault_offset_deg:=30.0", "fault_after_s:=0.5", "deviation_tolerance_deg:=180.0",
                           f"start_joints_deg:={verified_start}", "max_start_offset_deg:=0.01")
-        status = ros.subscribe(ExecutionStatus, f"{crash.fqn}/status")
         assert status.wait_matched(), crash.log()
         hit = status.wait_for(lambda m: m.correlation_id == "kin-job" and m.state == ExecutionStatus.STATE_FAILED, 60)
         assert hit.message.startswith("collision: ") and "ToolStand_Welder" in hit.message, hit.message

@@ -94,3 +94,35 @@ def test_a_shipped_robot_reads_its_vendor_drivers_joint_states_without_configura
         assert reading.mapping == BY_NAME and reading.joints_deg == pytest.approx((180, -90, 90, -90, -90, 0))
     finally:
         service.close()
+
+
+def test_the_robots_joints_replace_an_assumed_start_and_its_alternatives(tmp_path) -> None:
+    """Issue 19: without /joint_states the start at Pos_1 (no taught joints) is assumed, and the plan's verdict
+    depends on which configuration of Pos_1 the arm is in (R-KIN-010); with fresh joint states the execution
+    level starts at the real joints, whichever they are, and nothing is assumed or run again."""
+    settings = Settings.from_values({"audit_log_dir": str(tmp_path / "logs"), "actions_output_path": "", "cell": "weld_cell",
+                                     "joint_states_max_age_s": 0.5})
+    service = VerificationService(settings)
+    service.activate()
+    plan = '{"steps": [{"id": 1, "action": "move", "target": "Safe_Pos_1"}, {"id": 2, "action": "move", "target": "Home"}]}'
+    request = dict(plan=plan, start_position="Pos_1", start_tool="Welder")
+    try:
+        assumed = service.handle(VerifyRequest(correlation_id="assumed", **request), stamp_ns=1_000_000_000).report
+        (warning,) = [f for f in assumed.findings if f.rule_id == "R-KIN-010"]
+        assert assumed.approved and assumed.execution["start"] == {**assumed.execution["start"], "source": "position 'Pos_1'", "assumed": True}
+        elbow_down = warning.evidence["rejecting"][0]["start_deg"]
+
+        service.observe_joint_state(UR_DRIVER, [math.radians(v) for v in elbow_down], stamp_ns=2_000_000_000)
+        there = service.handle(VerifyRequest(correlation_id="elbow-down", **request), stamp_ns=2_100_000_000)
+        assert there.report.execution["start"] == {"joints_deg": pytest.approx(elbow_down, abs=1e-3), "source": "joint_states",
+                                                   "assumed": False}
+        assert not there.report.approved and there.actions_yaml in (None, "")
+        assert {(f.rule_id, f.step) for f in there.report.findings if f.severity.name == "CRITICAL"} == {("R-COL-002", 1), ("R-COL-003", 1)}
+        assert "R-KIN-010" not in {f.rule_id for f in there.report.findings}
+
+        service.observe_joint_state(UR_DRIVER, [math.radians(v) for v in warning.evidence["assumed_deg"]], stamp_ns=3_000_000_000)
+        here = service.handle(VerifyRequest(correlation_id="elbow-up", **request), stamp_ns=3_100_000_000)
+        assert here.report.verdict == "PASS" and here.report.execution["start"]["source"] == "joint_states"
+        assert yaml.safe_load(here.actions_yaml)["RobotSequence"]["verification"]["start_joints_source"] == "joint_states"
+    finally:
+        service.close()

@@ -314,6 +314,14 @@ def test_live_settings(service):
     assert service.handle(VerifyRequest(plan=APPROVED, level="full")).report.level == "FULL"
 
 
+def test_a_request_cannot_lower_the_level(service, tmp_path):
+    """A planner that asks for BASIC would skip the execution level: it gets the node's level (issue 14)."""
+    assert service.level == "STANDARD"
+    outcome = service.handle(VerifyRequest(plan=APPROVED, level="BASIC"))
+    assert outcome.report.level == "STANDARD" and outcome.report.execution["ran"]
+    assert records(tmp_path)[-1]["request"]["level"] == "STANDARD"
+
+
 def test_semantic_grader_settings_reach_the_verifier(tmp_path):
     # semantic_grader=llm without an endpoint: the semantic stage cannot run, says so, and the
     # deterministic verdict stands (seed 004 §4.4); with rule_check the same request is judged.
@@ -328,3 +336,43 @@ def test_semantic_grader_settings_reach_the_verifier(tmp_path):
                                                         instruction="Pick up the box and place it at B")).report_json)
     rule_check.close()
     assert not any(f["rule_id"] == "R-SEM-000" for f in judged["findings"])
+
+
+# --------------------------------------------------------------------------- repair (issue 15)
+
+ACROSS_THE_BASE = ("GOAL Execute_Process() {\n    SPAWN MoveLinear(PosX(500, -300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+                   "    SPAWN MoveLinear(PosX(-500, 300, 300, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n")
+
+
+def test_a_rejected_attempt_carries_its_verified_repair_in_the_report_json(service, tmp_path):
+    """The planner's next attempt can submit the repaired plan; the node itself never runs it (nothing is approved)."""
+    outcome = service.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-r"))
+    assert outcome.rejected and not outcome.actions_yaml
+    repair = json.loads(outcome.report_json)["repair"]
+    assert repair["verified"] and repair["edits"] and "MoveJoint" in repair["plan"]
+    assert not (tmp_path / "actions.yaml").exists()
+    again = service.handle(VerifyRequest(plan=repair["plan"], correlation_id="job-r", attempt=2))
+    assert again.approved and "repair" not in json.loads(again.report_json)
+
+
+def test_repair_rejected_switches_the_repair_off_live_and_a_retried_plan_is_repaired_once(service):
+    """`repair_rejected` (a live node parameter): off, a rejection carries no repair; on again, the repair is made in a
+    worker, and the same plan sent again (another task, the same inputs) gets the remembered repair unchanged."""
+    service.repair_rejected = False
+    plain = service.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-off"))
+    assert plain.rejected and "repair" not in json.loads(plain.report_json)
+    service.repair_rejected = True
+    first = service.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-on"))
+    again = service.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-on-2"))
+    assert first.repair is not None and first.repair["verified"] and again.repair == first.repair
+
+
+def test_a_repair_never_turns_a_verdict_into_too_large(tmp_path):
+    """The repair runs within what is left of verify_timeout_s: with a budget too short for any candidate, the rejection
+    still comes back (without its repair or with what was verified in time), never ERROR_TOO_LARGE."""
+    svc = make(tmp_path, verify_timeout_s=0.5)
+    try:
+        outcome = svc.handle(VerifyRequest(plan=ACROSS_THE_BASE, correlation_id="job-short"))
+        assert outcome.error_code is ErrorCode.NONE and outcome.rejected
+    finally:
+        svc.close()

@@ -20,6 +20,9 @@ def add_parser(sub) -> None:
     p.add_argument("--instruction", metavar="TEXT", help="the natural-language instruction (semantic checks, level FULL)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", dest="output_format")
     add_start_joints_argument(p)
+    p.add_argument("--repair", action="store_true",
+                   help="with --format json: add a `repair` object (contract §8: the smallest change the verifier approves, or why "
+                        "none) to each rejected plan's report")
     p.add_argument("--emit-yaml", metavar="PATH", help="write the approved YAML (contract §6) to PATH, atomically; only for one plan, only if approved")
     add_semantic_arguments(p)
     p.set_defaults(func=run)
@@ -37,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         verifier = Verifier(args.robot, graph=graph, profile=args.profile, level=args.level, options=semantic_options(args))
         reports = []
+        repairs: dict[int, dict] = {}
         status = EXIT_APPROVED
         for path in args.plans:
             try:
@@ -54,17 +58,20 @@ def run(args: argparse.Namespace) -> int:
                                      start_position=args.start_position, start_tool=args.start_tool, path=plan.path,
                                      start_joints=args.start_joints)
             reports.append(report)
+            if args.repair and not report.approved and args.output_format == "json" and plan_text.text is not None:
+                repairs[id(report)] = _repair(verifier, args, plan, plan_text)
             if not report.approved and status != EXIT_ERROR:
                 status = EXIT_REJECTED
             if args.emit_yaml and not _emit_yaml(report, args.emit_yaml, verifier.robot.name):
                 status = EXIT_ERROR
         out = sys.stdout
         if args.output_format == "json":
+            documents = [{**r.to_dict(), **({"repair": repairs[id(r)]} if id(r) in repairs else {})} for r in reports]
             if len(reports) == 1 and len(args.plans) == 1:
-                out.write(json.dumps(reports[0].to_dict(), ensure_ascii=False, indent=2) + "\n")
+                out.write(json.dumps(documents[0], ensure_ascii=False, indent=2) + "\n")
             else:
-                for report in reports:
-                    out.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
+                for document in documents:
+                    out.write(json.dumps(document, ensure_ascii=False) + "\n")
         elif args.output_format == "sarif":
             out.write(json.dumps(render.sarif(reports), ensure_ascii=False, indent=2) + "\n")
         else:
@@ -74,6 +81,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if graph is not None:
             graph.close()
+
+
+def _repair(verifier, args: argparse.Namespace, plan, plan_text) -> dict:
+    """The repair object of a rejected plan (contract §8), from the same verifier and inputs as its check."""
+    from plan_verifier.repair import Verification, repair_plan
+
+    verification = Verification(verifier, level=args.level, instruction=args.instruction, start_position=args.start_position,
+                                start_tool=args.start_tool, start_joints=args.start_joints, path=plan.path)
+    return repair_plan(plan_text.text, verification, args.plan_format).to_dict()
 
 
 def _emit_yaml(report, path: str, robot: str) -> bool:

@@ -167,6 +167,8 @@ def run_lint(args: argparse.Namespace) -> int:
                                      "moves": result.moves_checked,
                                      "problems": [{"where": p.where, "tool": p.tool, "message": p.message} for p in result.problems],
                                      "configurations": {k: list(v) if v else None for k, v in result.configurations.items()},
+                                     "no_collision_free_configuration": [{"position": position, "tool": tool}
+                                                                         for position, tool in result.no_free_configuration],
                                      **({"teach": {k: list(v) for k, v in taught.items()}} if args.teach else {})},
                                     ensure_ascii=False, indent=2) + "\n")
     else:

@@ -85,7 +85,39 @@ def _markdown(entries: list) -> str:
         for rule in rules:
             e = _entry(rule)
             link = f"{DOCS_TO_SOURCES}/{e['module'].replace('.', '/')}.py"
-            cells = [f"[{e['id']}]({link})", f"`{e['name']}`", e["severity"], e["category"], ", ".join(e["formats"]),
+            category = e["category"] + (" (every level)" if rule.every_level else "")
+            cells = [f"[{e['id']}]({link})", f"`{e['name']}`", e["severity"], category, ", ".join(e["formats"]),
                      f"`{e['reason_code']}`", e["summary"]]
             lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    lines += ["", *UNEVALUATED.splitlines()]
     return "\n".join(lines) + "\n"
+
+
+#: The index's section on values the verifier cannot evaluate (issue 14): which rule says so, and what then.
+UNEVALUATED = """## Values that cannot be evaluated
+
+Nothing the verifier could not evaluate is approved, at any level and in both profiles. The readers
+record why a value could not be evaluated (`ir.Cause`); each cause has one rule that reports it, at the
+column of the expression, naming the step:
+
+| cause | example | reported by | reason code |
+|---|---|---|---|
+| `undefined` | `PosX(foo, ...)`, `velocity=speed` with `speed` bound nowhere | R-CON-001 (every level) | `self_inconsistency` |
+| `non_finite` | `nan`, `inf`, `Infinity`, `1e999`, `1e308 * 10`, `100 / 0`; JSON `NaN`, YAML `.inf` | R-SYN-011 (TDL), R-SYN-008 (JSON/YAML, actions files) | `numeric_error`, `format_leak` |
+| `runtime` | `GetAnalogInput(1)`, a variable `Assign`ed from it, a `For` loop variable | R-CON-008 (every level) | `reverify_with_value` |
+| `unsupported` | `A_Pose + B_Pose`, a comparison, an actions file's `{expression: ...}` | R-CON-008 (every level) | `insufficient_evidence` |
+| `malformed` | `PosX(1, 2, 3)`, `PosX("a", ...)`, an unknown function | R-SYN-003/004/007/011 | `format_leak` |
+| `no_coordinates` | a cell position with neither `pose` nor `joints` | R-KIN-000 (the execution level) | `insufficient_evidence` |
+
+At STANDARD and FULL a motion the execution level could not simulate — its target is one of the above,
+or beyond what the simulation follows (a coordinate beyond 100 m, a joint beyond ±720°) — is one more CRITICAL R-KIN-000
+finding per motion (`insufficient_evidence`), as is a motion whose collision sweep could not be proven,
+and a branch, loop or jump decided at run time before a motion (`If`/`Else`, `While`, `For`, `GoTo`,
+`IfGoTo`, `Call`, `ThreadRun`): the simulation follows the text order only, so the ways the robot may
+take across it were never checked. Write such a task as one straight-line plan per case.
+
+`reverify_with_value` means: the plan must be verified again with the value in it. The planner does
+that: it resubmits the plan with the value written as numbers (the feedback names the step and the
+expression). The node does not re-verify at run time: it knows where the arm is (`/joint_states`), but
+never the value a program reads while it runs, and a value nobody has checked never reaches the robot.
+"""

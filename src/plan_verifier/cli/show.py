@@ -23,6 +23,9 @@ def add_parser(sub) -> None:
     add_graph_arguments(p)
     p.add_argument("--plan-format", choices=("auto", "tdl", "json"), default="auto")
     add_start_joints_argument(p)
+    p.add_argument("--repair", action="store_true",
+                   help="repair the plan first (plan-verify repair) and draw the repaired run, with the original failing "
+                        "motions dashed under it")
     p.set_defaults(func=run)
 
 
@@ -47,6 +50,15 @@ def run(args: argparse.Namespace) -> int:
         verifier = Verifier(args.robot, graph=graph, profile=args.profile, level="STANDARD")
         report = verifier.verify(plan_text, plan_format=args.plan_format, start_position=args.start_position,
                                  start_tool=args.start_tool, start_joints=args.start_joints, path=plan.path)
+        before = None
+        if args.repair and not report.approved and plan_text.text is not None:
+            from plan_verifier.repair import Verification, repair_plan
+
+            repaired = repair_plan(plan_text.text, Verification(verifier, level="STANDARD", start_position=args.start_position,
+                                                                start_tool=args.start_tool, start_joints=args.start_joints,
+                                                                path=plan.path), args.plan_format)
+            if repaired.edits and repaired.report.motion is not None and report.motion is not None:
+                before, report = (report.motion, report.findings), repaired.report
     finally:
         if graph is not None:
             graph.close()
@@ -60,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"plan-verify: error: nothing to draw: {why} ({report.verdict}, {len(report.findings)} findings)", file=sys.stderr)
         return EXIT_ERROR
     name = "standard input" if plan.path == "-" else Path(plan.path).name
-    title = f"{name} on {verifier.robot.name}" + (f" in {report.cell.name}" if report.cell is not None else "") + \
-            f": {report.verdict}, {len(report.findings)} finding(s)"
-    view = picture(execution, arm_for(verifier.robot), report.cell, report.findings, title=title)
+    title = f"{name}{' repaired' if before else ''} on {verifier.robot.name}" + \
+        (f" in {report.cell.name}" if report.cell is not None else "") + f": {report.verdict}, {len(report.findings)} finding(s)"
+    view = picture(execution, arm_for(verifier.robot), report.cell, report.findings, title=title, before=before)
     try:
         render_png(view, args.png)
     except OSError as exc:

@@ -32,7 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 
 #: Squared lengths below this (mm²) are points; a segment pair whose a·e - b² is below this
 #: fraction of a·e (an angle below ~1e-4 rad) takes the exact edge search instead of the interior solve.
@@ -69,10 +69,10 @@ class ShapeTable:
         axis, half_length, radius, exact = np.full(n, 2), np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool)
         edge, ball, disc = np.zeros((3, n)), np.zeros(n), np.zeros(n)
         for b, shape in enumerate(shapes):
-            if isinstance(shape, Capsule):
+            if isinstance(shape, (Capsule, Mesh)):  # a mesh by its enclosing capsule: a bound, refined by the scene
                 half_length[b] = edge[2, b] = shape.length / 2.0
                 radius[b] = ball[b] = shape.radius
-                exact[b] = True
+                exact[b] = isinstance(shape, Capsule)
             elif isinstance(shape, Cylinder):
                 half_length[b] = edge[2, b] = shape.length / 2.0
                 radius[b] = disc[b] = shape.radius
@@ -284,7 +284,7 @@ def _reach(shape: Shape, axes: np.ndarray, unit: np.ndarray) -> np.ndarray:
         return along @ np.array([shape.sx, shape.sy, shape.sz]) / 2.0
     if isinstance(shape, Sphere):
         return np.full(unit.shape[:2], float(shape.radius))
-    if isinstance(shape, Capsule):
+    if isinstance(shape, (Capsule, Mesh)):  # a mesh reaches no farther than its enclosing capsule
         return along[..., 2] * shape.length / 2.0 + shape.radius
     if isinstance(shape, Cylinder):
         return along[..., 2] * shape.length / 2.0 + shape.radius * np.sqrt(np.maximum(1.0 - along[..., 2] ** 2, 0.0))

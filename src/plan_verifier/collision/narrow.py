@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 
 #: GJK/EPA stop when the relative change falls below this; the caller's safety margin covers it.
 SOLVER_TOLERANCE = 1e-9
@@ -62,7 +62,85 @@ def geometry(shape: Shape) -> Any:
         return coal.Capsule(shape.radius, shape.length)
     if isinstance(shape, Sphere):
         return coal.Sphere(shape.radius)
+    if isinstance(shape, Mesh):
+        model = coal.BVHModelOBBRSS()
+        model.beginModel(len(shape.triangles), len(shape.vertices))
+        model.addVertices(np.ascontiguousarray(shape.vertices, dtype=float))
+        model.addTriangles(np.ascontiguousarray(shape.triangles, dtype=np.int64))
+        model.endModel()
+        return model
     raise TypeError(f"not a collision shape: {shape!r}")
+
+
+@functools.lru_cache(maxsize=512)
+def convex(shape: Shape) -> Any:
+    """A convex object containing the shape: a mesh's convex hull, a primitive itself."""
+    if not isinstance(shape, Mesh):
+        return geometry(shape)
+    model = geometry(shape)
+    model.buildConvexHull(False, "Qt")
+    return model.convex
+
+
+def mesh_distances(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray,
+                   cutoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(signed distance (K,), exact (K,), points (K, 2, 3)) for placements of two shapes, one at least a mesh.
+
+    Three stages, each only where the one before cannot decide: the convex hulls (GJK/EPA, a
+    lower bound of the meshes' distance, since each mesh lies inside its hull) — at or above
+    `cutoff` that bound is the answer; then whether the meshes' triangles intersect (coal's
+    BVH collision); if they do not, the exact distance between the meshes (BVH distance, with
+    witness points). Where they do, the depth is the hulls' penetration depth: at least the
+    meshes' own (a translation that separates the hulls separates the meshes), flagged not
+    exact. A mesh wholly inside another without any triangle crossing is not seen: a link
+    cannot get there without crossing first, which the swept check finds.
+    """
+    coal = load()
+    request, tf_a, tf_b = _request()
+    hull_a, hull_b = convex(shape_a), convex(shape_b)
+    geo_a, geo_b = geometry(shape_a), geometry(shape_b)
+    collide_request = _collide_request()
+    k = frames_a.shape[0]
+    out = np.empty(k)
+    exact = np.zeros(k, dtype=bool)
+    points = np.full((k, 2, 3), np.nan)
+    rot_a, pos_a = np.ascontiguousarray(frames_a[:, :3, :3]), np.ascontiguousarray(frames_a[:, :3, 3])
+    rot_b, pos_b = np.ascontiguousarray(frames_b[:, :3, :3]), np.ascontiguousarray(frames_b[:, :3, 3])
+    for i in range(k):
+        tf_a.setRotation(rot_a[i])
+        tf_a.setTranslation(pos_a[i])
+        tf_b.setRotation(rot_b[i])
+        tf_b.setTranslation(pos_b[i])
+        result = coal.DistanceResult()
+        hull = coal.distance(hull_a, tf_a, hull_b, tf_b, request, result)
+        if not abs(hull) < _IMPLAUSIBLE_MM:  # EPA gave up: the hulls overlap deeply; no better bound at hand
+            hull = -_IMPLAUSIBLE_MM
+        if hull >= cutoff[i]:
+            out[i] = hull
+            continue
+        if hull <= 0.0:
+            contact = coal.CollisionResult()
+            if coal.collide(geo_a, tf_a, geo_b, tf_b, collide_request, contact):
+                out[i] = hull
+                where = contact.getContact(0).pos
+                points[i, 0] = points[i, 1] = where
+                continue
+        result = coal.DistanceResult()
+        out[i] = coal.distance(geo_a, tf_a, geo_b, tf_b, request, result)
+        exact[i] = True
+        points[i, 0] = result.getNearestPoint1()
+        points[i, 1] = result.getNearestPoint2()
+    return out, exact, points
+
+
+def _collide_request() -> Any:
+    cached = getattr(_local, "collide", None)
+    if cached is None:
+        coal = load()
+        cached = _local.collide = coal.CollisionRequest()
+        cached.enable_contact = True
+        cached.num_max_contacts = 1
+    return cached
 
 
 def signed_distances(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

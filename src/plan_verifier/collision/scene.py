@@ -35,7 +35,7 @@ import numpy as np
 
 from plan_verifier.collision import bounds, narrow
 from plan_verifier.collision.frames import pose_matrix
-from plan_verifier.collision.shapes import Box, Cylinder, Shape, Sphere
+from plan_verifier.collision.shapes import Box, Cylinder, Mesh, Shape, Sphere
 
 
 class CellGeometry(Protocol):
@@ -218,8 +218,18 @@ class Scene:
         values = np.empty((1 + n_obstacles, n_bodies, n))
         exact = np.zeros(values.shape, dtype=bool)
         floor_d, lowest = bounds.floor_distance(table, t, self.floor_z_mm)
+        exact[0] = (checks_floor & ~np.array([isinstance(b.shape, Mesh) for b in bodies], dtype=bool))[:, None]
+        for b, body in enumerate(bodies):  # a mesh's floor distance: its enclosing capsule's, then its lowest hull vertex
+            if isinstance(body.shape, Mesh) and checks_floor[b]:
+                near = np.flatnonzero(floor_d[b] < cutoff[b])
+                if near.size:
+                    placed = frames[b, near]
+                    heights = placed[:, 2, :3] @ body.shape.hull.T + placed[:, 2, 3:4]  # (K, H)
+                    low = np.argmin(heights, axis=1)
+                    floor_d[b, near] = heights[np.arange(len(near)), low] - self.floor_z_mm
+                    lowest[:, b, near] = (np.einsum("kij,kj->ki", placed[:, :3, :3], body.shape.hull[low]) + placed[:, :3, 3]).T
+                    exact[0, b, near] = True
         values[0] = np.where(checks_floor[:, None], _lowered(floor_d), np.inf)
-        exact[0] = checks_floor[:, None]
         narrowed: list[tuple[int, int, np.ndarray, np.ndarray]] = []  # (body, target, instants, points (K, 2, 3))
         if n_obstacles:
             gaps = bounds.segment_box_gap(cores.centre.reshape(3, -1), cores.half.reshape(3, -1), self._boxes)
@@ -231,7 +241,7 @@ class Scene:
                 instants = np.flatnonzero(near[o, b])
                 obstacle = self.obstacles[o]
                 d, ok, pts = _narrow(bodies[b].shape, frames[b, instants], obstacle.shape,
-                                     np.broadcast_to(obstacle.transform, (len(instants), 4, 4)))
+                                     np.broadcast_to(obstacle.transform, (len(instants), 4, 4)), cutoff[b, instants])
                 values[1 + o, b, instants] = d
                 exact[1 + o, b, instants] = ok
                 narrowed.append((b, 1 + o, instants, pts))
@@ -279,20 +289,24 @@ def _self(bodies: Sequence[Body], frames: np.ndarray, table: bounds.ShapeTable, 
         instants = np.flatnonzero(values[p] < cutoff[p])
         if instants.size:
             values[p, instants], exact[p, instants], points[p, instants] = _narrow(
-                bodies[i].shape, frames[i, instants], bodies[j].shape, frames[j, instants])
+                bodies[i].shape, frames[i, instants], bodies[j].shape, frames[j, instants], cutoff[p, instants])
     return values, exact, points
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _narrow(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray):
+def _narrow(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray, cutoff: np.ndarray):
     """(distance, exact, points (K,2,3)) from the library, checked against the projection bound.
 
     Where the library failed, or put a penetration deeper than the projections
     allow (EPA is approximate for curved shapes in degenerate overlaps), the
     projection bound is the answer: a lower bound, flagged not exact, no points.
+    Meshes take `narrow.mesh_distances` (hull, triangles, exact distance).
     """
+    if isinstance(shape_a, Mesh) or isinstance(shape_b, Mesh):
+        d, ok, points = narrow.mesh_distances(shape_a, frames_a, shape_b, frames_b, np.asarray(cutoff, dtype=float))
+        return _lowered(d), ok, points
     d, on_a, on_b = narrow.signed_distances(shape_a, frames_a, shape_b, frames_b)
     points = np.stack([on_a, on_b], axis=1)
     check = ~(d >= 0.0)  # penetrations and failures (NaN)

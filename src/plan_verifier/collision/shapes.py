@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+import numpy as np
+
 
 @dataclass(frozen=True, slots=True)
 class Box:
@@ -42,4 +44,21 @@ class Sphere:
     radius: float
 
 
-Shape = Union[Box, Cylinder, Capsule, Sphere]
+@dataclass(frozen=True, eq=False)
+class Mesh:
+    """A triangle mesh (a URDF link's collision mesh, mm), in a frame where the capsule of `radius` and
+    `length` along z, centred on the origin, encloses it (the broad phase's core, as for the other shapes).
+
+    `hull` holds the vertices of its convex hull (the floor's lowest point, the outline drawn, and the
+    convex stage of the narrow phase). Compared and hashed by identity: one mesh file, one object.
+    """
+
+    name: str
+    vertices: np.ndarray  # (V, 3)
+    triangles: np.ndarray  # (T, 3) vertex indices
+    hull: np.ndarray  # (H, 3)
+    radius: float
+    length: float
+
+
+Shape = Union[Box, Cylinder, Capsule, Sphere, Mesh]

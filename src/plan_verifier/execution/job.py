@@ -24,6 +24,10 @@ there; a TDL motion to a pose that is not a cell position keeps the last cell
 position (an approach offset near it); tool_attach takes the step's tool (or
 the tool on the stand where it runs), tool_release leaves the wrist empty,
 `ToolChange(id)` holds `id`.
+
+A step that carries an `{expression: ...}` argument and no `verified` block
+(an approval by a verifier that let an unevaluated value through) is never
+run: JobRejected. The verifier no longer approves such steps (R-CON-008).
 """
 
 from __future__ import annotations
@@ -191,6 +195,10 @@ class _Walker:
     def _command(self, step: Mapping[str, Any]) -> tuple[str, float, str]:
         command = str(step["command"])
         args = step.get("args") if isinstance(step.get("args"), Mapping) else {}
+        unevaluated = next((name for name, value in args.items() if _expression(value)), None)
+        if unevaluated is not None and VERIFIED_KEY not in step:  # approved before issue 14: nobody checked where it goes
+            raise JobRejected(f"{command} step's {unevaluated} is an expression the verifier could not evaluate "
+                              f"({_expression(args[unevaluated])!r}): it was never checked, re-verify the plan with numbers")
         target = _target_pose(args)
         if target is not None:
             return command, *self._motion(command, step, args, target)
@@ -254,6 +262,15 @@ def _target_pose(args: Mapping[str, Any]) -> Mapping[str, Any] | None:
             value = value[-1]
         if isinstance(value, Mapping) and ({"PosX", "PosY", "PosJ"} & value.keys()):
             return value
+    return None
+
+
+def _expression(value: Any) -> str | None:
+    """The text of an `{expression: ...}` value (or one in a pose list): what a TDL export could not evaluate."""
+    if isinstance(value, list):
+        return next((found for item in value if (found := _expression(item))), None)
+    if isinstance(value, Mapping) and set(value) == {"expression"}:
+        return str(value["expression"])
     return None
 
 

@@ -20,6 +20,11 @@ Either ends the job as failed. Steps without `verified` blocks (files from
 before they existed) have no joint targets: the arm holds still for their
 estimated duration (the RUNNING status says how it was estimated), and only
 the deviation is checked.
+
+A job runs only from where it was verified (`check_start`: the arm within
+`MAX_START_OFFSET_DEG` of `verification.start_joints_deg`); an executor that
+has no joints of its own starts where the verifier starts without them
+(`verified_start`).
 """
 
 from __future__ import annotations
@@ -30,13 +35,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from plan_verifier.collision.scene import Body, Scene
-from plan_verifier.execution.job import Job, Segment
+from plan_verifier.collision.scene import Scene
+from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import NoKinematicsError, arm_for
 from plan_verifier.kinematics.bodies import body_set
+from plan_verifier.motion.start import start_for
 from plan_verifier.robots.spec import RobotSpec
 from plan_verifier.rules.execution import body
+
+#: How far (largest joint, degrees) the arm may be from the joints a job was verified from (`check_start`): the
+#: verifier records them to 0.001°, a driver's /joint_states at rest agree to far less than this.
+MAX_START_OFFSET_DEG = 0.5
 
 #: A penetration deeper than this (mm) is a collision; the capsules already enclose the links.
 CONTACT_MM = 0.5
@@ -81,7 +91,7 @@ class Contacts:
     def contact(self, q_deg: np.ndarray, tool: int | str | None) -> str | None:
         """The deepest contact of the arm at `q_deg` with `tool` mounted, worded; None when clear."""
         bodies = body_set(self.arm, self._shape(tool))
-        shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
+        shapes = list(bodies.scene_bodies)
         frames = np.swapaxes(bodies.poses(np.radians(np.asarray(q_deg, dtype=float))[None, :]), 0, 1)
         found = self.scene.distances(shapes, frames, list(bodies.pairs), cutoff_mm=self.scene.clearance_mm)
         world = found.world_mm[:, 0]
@@ -168,6 +178,31 @@ def start_offset(job: Job, joints_deg: Sequence[float]) -> float | None:
     if job.verified_start_deg is None or len(job.verified_start_deg) != len(joints_deg):
         return None
     return float(np.max(np.abs(np.asarray(job.verified_start_deg) - np.asarray(joints_deg, dtype=float))))
+
+
+def verified_start(robot: RobotSpec | None, cell: Cell | None, state: RobotPose) -> tuple[float, ...] | None:
+    """The joints (degrees) the verifier starts from at `state` when it is not given the robot's: the start position's
+    taught joints, else its IK solution nearest to `home_joints_deg` that touches nothing (`motion.start`), else the
+    spec's `home_joints_deg`. An executor that knows no joints of its own starts there, and so runs what was verified
+    without them. None without a robot; the home joints for one without kinematics."""
+    if robot is None:
+        return None
+    try:
+        return tuple(float(v) for v in start_for(robot, cell, state.position, state.tool).joints_deg)
+    except NoKinematicsError:
+        return tuple(float(v) for v in robot.home_joints_deg)
+
+
+def check_start(job: Job, joints_deg: Sequence[float] | None, max_offset_deg: float = MAX_START_OFFSET_DEG) -> None:
+    """JobRejected when the arm is further than `max_offset_deg` (any joint) from the joints the job was verified from.
+
+    The approval holds only from there: its first motion, and every IK branch after it, were
+    checked from that configuration (the robot's joints, or one the verifier assumed at the start
+    position: `verification.start_joints_source`). 0 (or a job or arm without joints) checks nothing."""
+    offset = start_offset(job, joints_deg) if joints_deg is not None and max_offset_deg > 0 else None
+    if offset is not None and offset > max_offset_deg:
+        raise JobRejected(f"the arm is {offset:.2f}° from the joints the plan was verified from (max_start_offset_deg "
+                          f"{max_offset_deg:g}): verify it again from the robot's joints")
 
 
 def contacts_for(robot: RobotSpec | None, cell: Cell | None) -> Contacts | None:

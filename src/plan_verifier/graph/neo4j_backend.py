@@ -472,7 +472,8 @@ def build_cell(name: str, positions: Iterable[Sequence[Any]], moves: Iterable[tu
         pose = list(nums or [])
         while pose and pose[-1] is None:
             pose.pop()
-        position_map[pname] = Position(pname, role or "unknown", tuple(float(v) for v in pose) if pose and None not in pose else None,
+        coords = tuple(_finite(v, f"Position '{pname}' pose") for v in pose) if pose and None not in pose else None
+        position_map[pname] = Position(pname, role or "unknown", coords,
                                        _text(description), _vector(joints, 6, f"Position '{pname}' joints"))
     tool_map = {t: Tool(t, stand, position, _text(ttype), _vector(geometry[1], 6, f"Tool '{t}' tcp"), _tool_shape(t, geometry[0], sizes, geometry[2]))
                 for t, stand, position, ttype, sizes, geometry in tools if t is not None}

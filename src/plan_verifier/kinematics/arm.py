@@ -13,11 +13,12 @@ from typing import Sequence, Union
 
 import numpy as np
 
-from plan_verifier.kinematics.chain import chain_of
+from plan_verifier.kinematics.chain import Chain, chain_of
+from plan_verifier.kinematics.dh_fit import fit_dh
 from plan_verifier.kinematics.ik_numeric import ORIENTATION_WEIGHT_MM, NumericResult, seeds, solve_numeric
 from plan_verifier.kinematics.ik_spherical import SphericalWrist, solve_spherical, spherical_wrist
 from plan_verifier.kinematics.ik_ur import UrParameters, solve_ur, ur_parameters
-from plan_verifier.kinematics.rigid import cross, invert, rotation_angle, wrap
+from plan_verifier.kinematics.rigid import cross, invert, rotation_angle, rotation_vector, wrap
 from plan_verifier.orientation import rotation
 from plan_verifier.robots.spec import RobotSpec
 
@@ -143,8 +144,22 @@ class Arm:
         self.upper = np.radians([j.max_deg for j in spec.joints])
         self.max_speed = np.array([math.radians(j.max_speed_deg_s) if j.max_speed_deg_s else math.inf for j in spec.joints])
         self.home = np.radians(spec.home_joints_deg)
-        self._ur: UrParameters | None = ur_parameters(self.chain.dh)
-        self._wrist: SphericalWrist | None = None if self._ur else spherical_wrist(self.chain)
+        #: DH frame 0 in the base frame and the flange in DH frame 6 (identity for a DH spec): the UR closed
+        #: form solves in DH frames, so a chain (a URDF) of the UR structure is fitted once (`dh_fit`).
+        #: A chain within a rounding of a closed-form structure (a URDF writing 90 deg as 1.571 rad) is solved in
+        #: closed form on its idealised twin (`_idealised`), each solution then polished on the real chain.
+        self._ideal: Chain | None = None
+        structure = _structure(self.chain)
+        if structure[2] is None and structure[3] is None:
+            ideal = _idealised(self.chain)
+            if ideal is not None:
+                found = _structure(ideal)
+                if found[2] is not None or found[3] is not None:
+                    self._ideal, structure = ideal, found
+        (self._dh_base, self._dh_tip), _, self._ur, self._wrist = structure[0], structure[1], structure[2], structure[3]
+        self._ur: UrParameters | None
+        self._wrist: SphericalWrist | None
+        self._wrist_point = _meeting_point(self._ideal or self.chain) if self._ur else None
         self.method = "ur_closed_form" if self._ur else "spherical_wrist_closed_form" if self._wrist else "numerical"
         self._tcp = {n: _pose_matrix(t.tcp, spec.orientation_convention) for n, t in spec.tools.items()}
         self._numeric_cached = functools.lru_cache(maxsize=NUMERIC_CACHE)(self._numeric_solve)
@@ -222,12 +237,31 @@ class Arm:
 
     def _closed_form(self, flange: np.ndarray, q_near: np.ndarray | None = None, *, verify: bool = True) -> tuple[np.ndarray, np.ndarray]:
         if self._ur is not None:
-            q, ok = solve_ur(self._ur, flange, None if q_near is None else float(q_near[5]))
+            q, ok = solve_ur(self._ur, invert(self._dh_base) @ flange @ invert(self._dh_tip), None if q_near is None else float(q_near[5]))
         else:
             q, ok = solve_spherical(self._wrist, flange, None if q_near is None else float(q_near[3]))
+        if self._ideal is not None:
+            q = self._polished(q, flange)
         if not verify:
             return q, ok
         return q, ok & self._lands(q, flange[:, None])
+
+    def _polished(self, q: np.ndarray, flange: np.ndarray, steps: int = 4) -> np.ndarray:
+        """Newton steps on the real chain from the idealised chain's solutions (N, K, 6) for targets (N, 4, 4):
+        they start within a rounding (tenths of a mm) and land within 1e-9 mm; `_lands` still decides."""
+        n, k = q.shape[:2]
+        flat = q.reshape(-1, 6).copy()
+        goal = np.repeat(flange, k, axis=0)
+        for _ in range(steps):
+            frames = self.chain.link_frames(flat)
+            tip = frames[:, 7]
+            error = np.concatenate([goal[:, :3, 3] - tip[:, :3, 3],
+                                    rotation_vector(goal[:, :3, :3] @ np.swapaxes(tip[:, :3, :3], -1, -2))], axis=1)
+            jac = self.chain.jacobian(frames, tip[:, :3, 3])
+            with np.errstate(all="ignore"):
+                delta = np.einsum("nij,nj->ni", np.linalg.pinv(jac, rcond=1e-10), error)
+            flat += np.where(np.isfinite(delta), delta, 0.0)
+        return wrap(flat).reshape(n, k, 6)
 
     def reaches(self, q: np.ndarray, targets: np.ndarray, tool: Tool) -> np.ndarray:
         """Whether configurations (..., 6) put the TCP on targets (..., 4, 4) (the closed forms' guard)."""
@@ -300,6 +334,12 @@ class Arm:
         i = int(np.argmin(cost))
         return best[i] if np.isfinite(cost[i]) else None
 
+    def nearest_each(self, solutions: np.ndarray, q_current: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each solution (S, 6) at its within-limits 2*pi variant nearest to `q_current`, and that distance (`nearest`'s
+        metric; inf: no variant within limits): every configuration the arm could take for one target, ranked."""
+        q = np.asarray(solutions, dtype=float).reshape(-1, 6)
+        return self._nearest_variants(q, np.asarray(q_current, dtype=float))
+
     def _nearest_variants(self, q: np.ndarray, current: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         k = np.round((current - q) / (2 * np.pi))
         options = q[..., None] + 2 * np.pi * (k[..., None] + np.array([-1.0, 0.0, 1.0]))  # (S, 6, 3)
@@ -355,8 +395,9 @@ class Arm:
             return SingularityMeasures(sigma_min, manipulability, None, None, None, weakest)
         axes = np.einsum("nkij,kj->nki", frames[:, 1:7, :3, :3], self.chain.axes)
         points = frames[:, 1:7, :3, 3]
-        if self._ur is not None:
-            shoulder_point, elbow_point = frames[:, 6, :3, 3], frames[:, 4, :3, 3]
+        if self._ur is not None:  # the wrist point (axes 5 and 6 meet there) and a point on axis 4
+            shoulder_point = frames[:, 5, :3, :3] @ self._wrist_point + frames[:, 5, :3, 3]
+            elbow_point = frames[:, 4, :3, 3]
         else:
             centre = frames[:, 7, :3, :3] @ self._wrist.centre_in_flange + frames[:, 7, :3, 3]
             shoulder_point = elbow_point = centre
@@ -372,6 +413,59 @@ class Arm:
         elbow = np.linalg.norm(cross(upper, fore), axis=1) / (np.linalg.norm(upper, axis=1) * np.linalg.norm(fore, axis=1))
         wrist = np.linalg.norm(cross(axes[:, 3], axes[:, 5]), axis=1)
         return SingularityMeasures(sigma_min, manipulability, shoulder, elbow, wrist, weakest)
+
+
+def _structure(chain: Chain) -> tuple[tuple[np.ndarray, np.ndarray], tuple | None, UrParameters | None, SphericalWrist | None]:
+    """((DH base, DH tip), DH rows, UR parameters, spherical wrist) of a chain: the closed form its geometry allows."""
+    rows, base, tip = chain.dh, np.eye(4), np.eye(4)
+    if rows is None:
+        fit = fit_dh(chain)
+        if fit is not None and ur_parameters(fit.rows) is not None:
+            rows, base, tip = fit.rows, fit.base, fit.tip
+    ur = ur_parameters(rows)
+    return (base, tip), rows, ur, None if ur else spherical_wrist(chain)
+
+
+#: Joint-origin angles this close to a multiple of 90 deg are a rounding of it (1.571 rad = 90.0117 deg).
+_ROUNDING_DEG = 0.05
+
+
+def _idealised(chain: Chain) -> Chain | None:
+    """The chain with every joint origin's roll, pitch and yaw that lies within `_ROUNDING_DEG` of a multiple of
+    90 deg set to it (None when nothing changes, or it is a DH chain)."""
+    if chain.dh is not None:
+        return None
+    origins = chain.origins.copy()
+    changed = False
+    for i, origin in enumerate(origins):
+        rpy = np.degrees(rotation_rpy(origin[:3, :3]))
+        snapped = np.round(rpy / 90.0) * 90.0
+        near = np.abs(rpy - snapped) < _ROUNDING_DEG
+        if np.any(near & (np.abs(rpy - snapped) > 1e-12)):
+            origins[i, :3, :3] = rotation(*np.where(near, snapped, rpy), convention="rpy")
+            changed = True
+    return Chain(origins, chain.axes, chain.flange) if changed else None
+
+
+def rotation_rpy(r: np.ndarray) -> np.ndarray:
+    """Fixed-axis roll, pitch, yaw (rad) of a rotation, R = Rz(yaw)·Ry(pitch)·Rx(roll)."""
+    pitch = math.atan2(-r[2, 0], math.hypot(r[0, 0], r[1, 0]))
+    if math.hypot(r[0, 0], r[1, 0]) < 1e-12:  # gimbal lock: yaw absorbed in roll
+        return np.array([math.atan2(-r[1, 2], r[1, 1]), pitch, 0.0])
+    return np.array([math.atan2(r[2, 1], r[2, 2]), pitch, math.atan2(r[1, 0], r[0, 0])])
+
+
+def _meeting_point(chain) -> np.ndarray:
+    """Where axes 5 and 6 meet (the UR wrist point), in link 5's frame: joint 6's origin moved along axis 6."""
+    origin, axis6 = chain.origins[5][:3, 3], chain.origins[5][:3, :3] @ chain.axes[5]
+    axis5 = chain.axes[4]  # joint 5 turns link 5 about this axis through link 5's origin
+    b = axis5 @ axis6
+    denom = 1.0 - b * b
+    if denom < 1e-12:
+        return origin.copy()
+    d, e = axis5 @ -origin, axis6 @ -origin
+    t = (e - b * d) / denom
+    return origin + t * axis6
 
 
 class _ByIdentity:

@@ -27,11 +27,16 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from plan_verifier.collision.bounds import segment_closest
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.scene import Body as SceneBody
+from plan_verifier.collision.scene import Scene
+from plan_verifier.collision import narrow
+from plan_verifier.collision.frames import pose_matrix
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.kinematics.arm import Arm
 from plan_verifier.kinematics.rigid import cross
@@ -52,6 +57,8 @@ class Body:
     local: np.ndarray
     segment: np.ndarray
     radius: float
+    #: The link it belongs to as an SRDF names it (URDF geometry), else "".
+    owner: str = ""
 
 
 def _placement(start: np.ndarray, end: np.ndarray) -> np.ndarray:
@@ -96,7 +103,7 @@ def tool_body(tool: ToolShape) -> Body:
     local = tool.in_flange()
     segment, radius = _bounding_segment(tool.shape)
     placed = segment @ local[:3, :3].T + local[:3, 3]
-    return Body("tool", 6, tool.shape, local, placed, radius)
+    return Body("tool", 6, tool.shape, local, placed, radius, "tool")
 
 
 def segment_distance(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: np.ndarray) -> np.ndarray:
@@ -124,6 +131,9 @@ class BodySet:
         self._segments = np.array([b.segment for b in bodies])
         self.radii = np.array([b.radius for b in bodies])
         self.motion_radii = self._motion_radii()
+        self.on_mount = self._on_mount()
+        #: The bodies as the distance engine takes them: a body on the mount is not checked against the floor.
+        self.scene_bodies = tuple(SceneBody(b.name, b.shape, check_floor=not m) for b, m in zip(bodies, self.on_mount))
         self.pairs = self._pairs()
         self._pair_radii = self._relative_radii()
 
@@ -184,6 +194,19 @@ class BodySet:
                                    + reach_in_link)
         return radii
 
+    def _on_mount(self) -> np.ndarray:
+        """(B,): bodies whose height never changes: the base, and the links that only vertical joint axes move.
+
+        They stand on the plane the robot is mounted on by construction (a UR's shoulder turns
+        about the vertical axis just above its base), so their floor contact is never a plan's:
+        the contract's "a link fixed to the world is never in collision with its mounting plane",
+        extended to every link whose height no joint can change.
+        """
+        axes, _, _ = self.arm.chain.zero_geometry()
+        vertical = np.abs(np.abs(axes[:, 2]) - 1.0) < 1e-9  # joint j's world axis at q = 0, kept by turns about z
+        fixed_height = np.concatenate([[True], np.logical_and.accumulate(vertical)])  # by link 0..6
+        return np.array([bool(fixed_height[b.link]) for b in self.bodies])
+
     def _relative_radii(self) -> np.ndarray:
         """R[j, p]: the outer body's radius about joint j for the joints between pair p's links, else 0."""
         radii = np.zeros((6, len(self.pairs)))
@@ -194,8 +217,21 @@ class BodySet:
         return radii
 
     def _pairs(self) -> tuple[tuple[int, int], ...]:
+        disabled = self.arm.spec.collision_model.disabled_pairs
+        never = {frozenset(p) for p in disabled or ()}
         candidates = [(a, b) for a in range(len(self.bodies)) for b in range(a + 1, len(self.bodies))
-                      if abs(self.bodies[a].link - self.bodies[b].link) > 1]
+                      if abs(self.bodies[a].link - self.bodies[b].link) > 1
+                      and frozenset((self.bodies[a].owner, self.bodies[b].owner)) not in never]
+        if not candidates:
+            return ()
+        if disabled is not None:  # an SRDF says which links may touch: only the tool's pairs are left to the geometry
+            decided = [p for p in candidates if self.bodies[p[0]].owner and self.bodies[p[1]].owner]
+            rest = [p for p in candidates if p not in decided]
+            return tuple(sorted(decided + list(self._touch_free(rest))))
+        return self._touch_free(candidates)
+
+    def _touch_free(self, candidates: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """The pairs whose bounding capsules are apart at home and in some configuration drawn within the limits."""
         if not candidates:
             return ()
         arm = self.arm
@@ -206,13 +242,33 @@ class BodySet:
         a = np.array([p[0] for p in candidates])
         b = np.array([p[1] for p in candidates])
         gap = segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0], seg[:, b, 1]) - self.radii[a] - self.radii[b]
-        keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
-        return tuple(p for p, k in zip(candidates, keep) if k)
+        if self.arm.spec.collision_model.geometry is None:
+            keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
+            return tuple(p for p, k in zip(candidates, keep) if k)
+        # A URDF's links: touching at home by their own geometry (not their fat bounding capsules), and decided per
+        # pair of links, as an SRDF would say it (a link pair touching at home by any element is left out whole).
+        home = Scene(floor_z_mm=-1e9).distances(self.scene_bodies, np.swapaxes(self.poses(arm.home[None]), 0, 1), candidates,
+                                                cutoff_mm=0.0).self_mm[:, 0]
+        touching = {frozenset((self.bodies[i].owner, self.bodies[j].owner)) for (i, j), d in zip(candidates, home) if d < 0.0}
+        always = np.all(gap[1:] <= 0.0, axis=0)
+        return tuple(p for p, stuck in zip(candidates, always)
+                     if not stuck and frozenset((self.bodies[p[0]].owner, self.bodies[p[1]].owner)) not in touching)
 
 
 def link_bodies(arm: Arm) -> tuple[Body, ...]:
-    """The link capsules of the spec's collision model (explicit, or along the chain by default)."""
+    """The link bodies of the spec's collision model: a URDF's geometry, explicit capsules, or capsules along the chain."""
     model = arm.spec.collision_model
+    if model.geometry is not None:
+        counts = {}
+        for g in model.geometry:
+            counts[g.owner] = counts.get(g.owner, 0) + 1
+        seen: dict[str, int] = {}
+        out = []
+        for g in model.geometry:
+            seen[g.owner] = seen.get(g.owner, 0) + 1
+            name = g.owner if counts[g.owner] == 1 else f"{g.owner}.{seen[g.owner]}"
+            out.append(_geometry_body(name, g))
+        return tuple(out)
     if model.links is not None:
         counts: dict[int, int] = {}
         out = []
@@ -225,6 +281,58 @@ def link_bodies(arm: Arm) -> tuple[Body, ...]:
         return tuple(out)
     radii = model.link_radii_mm or tuple(f * arm.spec.reach_mm for f in DEFAULT_RADIUS_FRACTIONS)
     return tuple(_default_capsule(arm, link, radius) for link, radius in enumerate(radii, start=1))
+
+
+def _geometry_body(name: str, g) -> Body:
+    """A URDF collision element as a body: primitives as they are, a mesh centred on its enclosing capsule."""
+    pose = pose_matrix(g.pose)
+    if g.type == "mesh":
+        mesh, centring = load_mesh(g.mesh, tuple(g.scale))
+        local = pose @ centring
+        half = np.array([[0.0, 0.0, -mesh.length / 2.0], [0.0, 0.0, mesh.length / 2.0]])
+        return Body(name, g.link, mesh, local, half @ local[:3, :3].T + local[:3, 3], mesh.radius, g.owner)
+    shape: Shape
+    if g.type == "box":
+        shape = Box(*g.size_mm)
+    elif g.type == "cylinder":
+        shape = Cylinder(g.radius_mm, g.length_mm)
+    else:
+        shape = Sphere(g.radius_mm)
+    segment, radius = _bounding_segment(shape)
+    return Body(name, g.link, shape, pose, segment @ pose[:3, :3].T + pose[:3, 3], radius, g.owner)
+
+
+@functools.lru_cache(maxsize=128)
+def load_mesh(path: str, scale: tuple[float, float, float]) -> tuple[Mesh, np.ndarray]:
+    """A mesh file (metres, as URDFs give them; `scale` from the URDF) in mm, and where its frame sits in the
+    file's frame: the frame of its enclosing capsule (axis along the hull's principal direction)."""
+    coal = narrow.load()
+    model = coal.MeshLoader().load(path, np.asarray(scale, dtype=float) * 1000.0)
+    vertices = np.array(model.vertices(), dtype=float)
+    triangles = np.array([[t[0], t[1], t[2]] for t in (model.tri_indices(i) for i in range(model.num_tris))], dtype=np.int64)
+    model.buildConvexHull(False, "Qt")
+    hull = np.array(model.convex.points(), dtype=float)
+    centre = hull.mean(axis=0)
+    _, _, axes = np.linalg.svd(hull - centre, full_matrices=False)  # the principal direction; no (H, H) factor
+    axis = axes[0]
+    along = (hull - centre) @ axis
+    across = np.linalg.norm((hull - centre) - np.outer(along, axis), axis=1)
+    shrink = min(float(across.max()) * 0.5, float(along.max() - along.min()) / 2.0)
+    start, end = centre + axis * (along.min() + shrink), centre + axis * (along.max() - shrink)
+    radius = _farthest(hull, start, end)
+    centring = _placement(start, end)
+    to_centre = np.linalg.inv(centring)
+    mesh = Mesh(Path(path).name, vertices @ to_centre[:3, :3].T + to_centre[:3, 3], triangles,
+                hull @ to_centre[:3, :3].T + to_centre[:3, 3], radius * (1.0 + 1e-9) + 1e-6, float(np.linalg.norm(end - start)))
+    return mesh, centring
+
+
+def _farthest(points: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
+    """The largest distance of points (K, 3) from the segment start-end."""
+    axis = end - start
+    length2 = float(axis @ axis)
+    t = np.clip((points - start) @ axis / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
+    return float(np.linalg.norm(points - (start + t[:, None] * axis), axis=1).max())
 
 
 #: Default link radii as fractions of the reach (a UR10e's 1300 mm gives 78, 65, 58, 45, 45, 39 mm).

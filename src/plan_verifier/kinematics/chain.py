@@ -70,17 +70,21 @@ class Chain:
     @classmethod
     def from_spec(cls, kinematics: Kinematics) -> "Chain":
         if kinematics.dh is not None:
-            return cls._from_dh(kinematics.dh)
+            return cls.from_dh_rows(kinematics.dh)
         origins, axes = [], []
         for joint in kinematics.chain:
             origin = _translate(*joint.xyz_mm)
             origin[:3, :3] = rotation(*joint.rpy_deg, convention="rpy")
             origins.append(origin)
             axes.append(np.array(joint.axis, dtype=float) / math.hypot(*joint.axis))
-        return cls(np.array(origins), np.array(axes), np.eye(4))
+        flange = np.eye(4)
+        if kinematics.flange is not None:
+            flange = _translate(*kinematics.flange.xyz_mm)
+            flange[:3, :3] = rotation(*kinematics.flange.rpy_deg, convention="rpy")
+        return cls(np.array(origins), np.array(axes), flange)
 
     @classmethod
-    def _from_dh(cls, rows: tuple[tuple[float, float, float, float], ...]) -> "Chain":
+    def from_dh_rows(cls, rows: tuple[tuple[float, float, float, float], ...]) -> "Chain":
         z = np.array([0.0, 0.0, 1.0])
         origins, after = [], np.eye(4)
         for a, d, alpha, offset in rows:

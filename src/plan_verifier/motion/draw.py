@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from plan_verifier.collision.frames import pose_matrix
-from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Shape, Sphere
+from plan_verifier.collision.shapes import Box, Capsule, Cylinder, Mesh, Shape, Sphere
 from plan_verifier.findings import Category, Finding, Severity
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import Arm
@@ -141,10 +141,14 @@ class Picture:
     instant: Instant | None
     unreachable: tuple[tuple[int, tuple[float, float, float]], ...]  # (step, position) of targets without an IK solution
     notes: tuple[str, ...]  # the findings, one line each
+    #: `show --repair`: the failing motions of the plan before its repair (TCP paths), drawn under the repaired run.
+    replaced: tuple[TcpPath, ...] = ()
 
 
-def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterable[Finding], *, title: str) -> Picture:
-    """What to draw for one verified plan (`findings`: the report's)."""
+def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterable[Finding], *, title: str,
+            before: tuple[Execution, Iterable[Finding]] | None = None) -> Picture:
+    """What to draw for one verified plan (`findings`: the report's); `before`: the run and findings of the plan
+    it repairs, whose failing motions are drawn too."""
     findings = tuple(findings)
     worst = {f.step: f.severity for f in sorted(findings, key=lambda f: f.severity.rank) if f.step is not None}
     paths = tuple(TcpPath(m.motion.step, m.tcp_mm, _status(worst.get(m.motion.step))) for m in execution.motions)
@@ -158,8 +162,12 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
     obstacles = tuple(Solid(o.name, o.shape, pose_matrix(o.pose)) for _, o in sorted(cell.collision_objects.items())) if cell else ()
     unreachable = tuple((t.motion.step, (float(t.pose[0]), float(t.pose[1]), float(t.pose[2]))) for t in execution.targets
                         if t.reading == 0 and t.within_limits == 0 and len(t.pose) >= 3)
+    replaced: tuple[TcpPath, ...] = ()
+    if before is not None:
+        failing = {f.step for f in before[1] if f.severity is Severity.CRITICAL and f.step is not None}
+        replaced = tuple(TcpPath(m.motion.step, m.tcp_mm, FAILED) for m in before[0].motions if m.motion.step in failing)
     return Picture(_heading(title, execution, instant, findings), execution.floor_z_mm, obstacles, paths, robot,
-                   _highlight(execution, instant), instant, unreachable, _notes(findings))
+                   _highlight(execution, instant), instant, unreachable, _notes(findings), replaced)
 
 
 def _robot(arm: Arm, tool: ToolShape | None, q_deg: np.ndarray) -> tuple[Solid, ...]:
@@ -237,6 +245,8 @@ def outline(shape: Shape, transform: np.ndarray, axes: tuple[int, int]) -> np.nd
     elif isinstance(shape, Box):
         half = np.array([shape.sx, shape.sy, shape.sz]) / 2.0
         local = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * half
+    elif isinstance(shape, Mesh):  # a mesh link: the outline of its convex hull
+        local = shape.hull
     else:
         raise TypeError(f"no outline for {type(shape).__name__}")
     world = local @ transform[:3, :3].T + centre
@@ -285,6 +295,8 @@ def render_png(view: Picture, path: str | Path, *, dpi: int = 100) -> None:
         handles = [Line2D([], [], color=COLOURS[NEUTRAL], lw=1.6, label="TCP path (step numbers at the targets)")]
         if FAILED in statuses:
             handles.append(Line2D([], [], color=COLOURS[FAILED], lw=2.6, label="TCP path of a failing step"))
+        if view.replaced:
+            handles.append(Line2D([], [], color=COLOURS[FAILED], lw=1.8, ls="--", label="failing motion before the repair"))
         if WARNED in statuses:
             handles.append(Line2D([], [], color=COLOURS[WARNED], lw=2.0, label="TCP path of a step with a warning"))
         handles += [Line2D([], [], color="#2ca02c", marker="o", lw=0, label="start"),
@@ -328,6 +340,9 @@ def _draw_view(ax, view: Picture, name: str, axes: tuple[int, int]) -> None:
         if v != 2:  # names once, in the top view
             ax.annotate(solid.name, tuple(solid.transform[[h, v], 3]), fontsize=7, ha="center", va="center", color="#5a4a28", zorder=2)
         extent.append(corners)
+    for p in view.replaced:  # what the repair replaced, under the repaired run
+        ax.plot(p.tcp_mm[:, h], p.tcp_mm[:, v], color=COLOURS[FAILED], lw=1.8, ls="--", alpha=0.8, zorder=8)
+        extent.append(p.tcp_mm[:, [h, v]])
     for p in view.paths:
         colour = COLOURS[p.status]
         ax.plot(p.tcp_mm[:, h], p.tcp_mm[:, v], color=colour, lw={FAILED: 2.6, WARNED: 2.0}.get(p.status, 1.4),

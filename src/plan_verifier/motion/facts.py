@@ -31,12 +31,49 @@ class MotionRef:
 
 
 @dataclass(frozen=True, slots=True)
+class StartContact:
+    """What a start configuration touches: a robot body against the floor, an obstacle or another body."""
+
+    body: str
+    other: str
+    kind: str  # floor | object | self
+    depth_mm: float  # > 0
+
+
+@dataclass(frozen=True, slots=True)
+class StartProblem:
+    """The start the simulation had to assume is not one the robot can be in (`motion.start`).
+
+    `where`: the start position's name, or `home_joints_deg`. `kind`: `unreachable` (its pose has
+    no inverse-kinematics solution), `outside_limits` (only outside the joint limits: its taught
+    joints too), `collision` (every configuration within the limits touches something; `contacts`
+    are those of the configuration the run starts from). `solutions`: the configurations tried.
+    """
+
+    where: str
+    kind: str
+    solutions: int
+    taught: bool
+    contacts: tuple[StartContact, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Where the simulation starts: joint angles and where they come from
-    (`joint_states`, `request`, `position '<name>'`, `home_joints_deg`)."""
+    (`joint_states`, `request`, `approved`, `position '<name>'`, `home_joints_deg`).
+
+    `assumed`: the verifier chose them (no joints given, none taught for the position).
+    `alternatives`: when assumed at a posed position, the other configurations the robot
+    could be standing in there (collision-free IK solutions, degrees), nearest first —
+    R-KIN-010 runs the plan from each. `problem`: the start is not one the robot can be in
+    (R-KIN-009)."""
 
     joints_deg: tuple[float, ...]
     source: str
+    assumed: bool = False
+    position: str | None = None
+    alternatives: tuple[tuple[float, ...], ...] = ()
+    problem: StartProblem | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,14 +164,27 @@ class Approach:
     clearance_mm: float
 
 
+#: Why a motion was not simulated: its target or path cannot be evaluated before run time ...
+UNEVALUABLE = "unevaluable"
+#: ... or an earlier motion failed (no IK solution, a path that breaks off), where the controller stops the program:
+#: a consequence of that motion's own finding, not a second mistake.
+AFTER_FAILURE = "after_failure"
+
+
 @dataclass(frozen=True, slots=True)
 class NotSimulated:
-    """A motion the simulation could not follow (its target is only known at run time)."""
+    """A motion the simulation could not follow: `cause` is `UNEVALUABLE` (its target is only known at run time, or
+    beyond any arm: the parameter and the expression as written) or `AFTER_FAILURE` (the motion of step `after_step`
+    failed and the robot stops there)."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    param: str = "target_pose"
+    expression: str = ""
+    cause: str = UNEVALUABLE
+    after_step: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,6 +232,14 @@ class Execution:
     #: The closest any body came to the floor or an obstacle over the whole run (mm, at least this), and what.
     closest_mm: float | None = None
     closest: tuple[int, str, str] | None = None  # (step, body, floor or obstacle)
+    #: `exact`: the links' own geometry (a URDF's meshes and primitives) decided every contact; `conservative`:
+    #: capsules enclosing the links did, so a reported contact may be one the real links do not have.
+    body_model: str = "conservative"
+    #: The arm's configuration (radians) as each item of the motion program began; NaN where not known.
+    passed: np.ndarray | None = None
+    #: A run following another (`simulate_execution(follow=...)`) that reached that run's configuration at the
+    #: start of this step: from there on it is that run, so it stopped; its facts cover the steps before.
+    joined_at: int | None = None
 
     def motion_at(self, step: int) -> tuple[SimulatedMotion, ...]:
         return tuple(m for m in self.motions if m.motion.step == step)
@@ -192,7 +250,8 @@ class Execution:
             return {"ran": False, "reason": self.unavailable}
         out = {
             "ran": True,
-            "start": {"joints_deg": [round(v, 3) for v in self.start.joints_deg], "source": self.start.source} if self.start else None,
+            "start": {"joints_deg": [round(v, 3) for v in self.start.joints_deg], "source": self.start.source,
+                      "assumed": self.start.assumed} if self.start else None,
             "motions": len(self.motions) + len(self.not_simulated),
             "simulated": len(self.motions),
             "not_simulated": [n.step for n in self.not_simulated],
@@ -202,5 +261,6 @@ class Execution:
             "closest_mm": round(self.closest_mm, 1) if self.closest_mm is not None else None,
             "closest": {"step": self.closest[0], "body": self.closest[1], "to": self.closest[2]} if self.closest else None,
             "proven": all(m.proven for m in self.motions),
+            "body_model": self.body_model,
         }
         return out

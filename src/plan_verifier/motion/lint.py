@@ -36,6 +36,7 @@ from plan_verifier.graph.model import Cell, Position
 from plan_verifier.kinematics.arm import Arm, arm_for
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.motion.paths import joint_at, joint_samples
+from plan_verifier.motion.start import Candidates, candidates
 from plan_verifier.motion.sweep import sweep
 from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
@@ -62,6 +63,8 @@ class LintResult:
     configurations: dict[str, tuple[float, ...] | None]
     positions_checked: int
     moves_checked: int
+    #: (position, tool) where no configuration within the joint limits is free of contact: the robot cannot stand there.
+    no_free_configuration: tuple[tuple[str, str], ...] = ()
 
 
 def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
@@ -72,6 +75,7 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
     configs: dict[str, tuple[float, ...] | None] = {}
     moves = sorted((a, b) for a, b in cell.edges if a < b or (b, a) not in cell.edges)
     taught = TaughtJoints(arm, cell)
+    stranded: list[tuple[str, str]] = []
     for tool in tools:
         label = f"tool '{tool.name}'" if tool is not None else FLANGE
         at: dict[str, np.ndarray | None] = {}
@@ -82,9 +86,14 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
                 problems.append(LintProblem(name, label, problem))
             if tool is None or name not in configs or configs[name] is None:
                 configs[name] = tuple(round(float(v), 3) for v in np.degrees(q)) if q is not None else None
+            if q is not None and not problem and not taught.usable(cell.positions[name]):
+                nowhere = _nowhere_to_stand(_candidates(arm, scene, cell, cell.positions[name], tool))
+                if nowhere:
+                    problems.append(LintProblem(name, label, nowhere))
+                    stranded.append((name, label))
         paths, where = [], []
         for name, q in at.items():
-            if q is not None:
+            if q is not None and (name, label) not in stranded:  # its contacts are in the problem already
                 paths.append((np.array([1.0]), q[None], _fixed))
                 where.append(name)
         for a, b in moves:
@@ -97,13 +106,14 @@ def lint_cell(cell: Cell, robot: RobotSpec) -> LintResult:
         bodies = body_set(arm, tool.shape if tool is not None else None)
         for place, result in zip(where, sweep(scene, bodies, paths)):
             problems.extend(_contacts(place, label, result, bodies, scene))
-    return LintResult(cell.name, robot.name, tuple(problems), configs, len(cell.positions), len(moves))
+    return LintResult(cell.name, robot.name, tuple(problems), configs, len(cell.positions), len(moves), tuple(stranded))
 
 
 def teach(cell: Cell, robot: RobotSpec) -> dict[str, tuple[float, ...]]:
-    """`joints` for the posed positions that have none, where one configuration serves every tool."""
+    """`joints` for the posed positions that have none, where one configuration serves every tool: the one nearest to
+    the reference configuration that the robot can stand in (keeping the clearance if any does), never one in contact."""
     arm = arm_for(robot)
-    taught = TaughtJoints(arm, cell)
+    scene = Scene.from_cell(cell, default_floor_z_mm=robot.limits.z.min_mm)
     out = {}
     for name, position in sorted(cell.positions.items()):
         if position.joints is not None or position.pose is None or len(position.pose) != 6:
@@ -111,9 +121,9 @@ def teach(cell: Cell, robot: RobotSpec) -> dict[str, tuple[float, ...]]:
         if position.role == "work" and len(_work_tools(cell, position)) != 1:
             continue  # visited with several tools, each with its own TCP at the pose: no single configuration
         tool = _work_tools(cell, position)[0] if position.role == "work" else None
-        q, problem = _configuration(arm, cell, position, tool, taught)
-        if q is not None and not problem:
-            out[name] = tuple(round(float(v), 3) for v in np.degrees(q))
+        chosen = _candidates(arm, scene, cell, position, tool).choice()
+        if chosen is not None:
+            out[name] = tuple(round(float(v), 3) for v in np.degrees(chosen.q))
     return out
 
 
@@ -139,6 +149,27 @@ def _configuration(arm: Arm, cell: Cell, position: Position, tool, taught: Taugh
     if q is None:
         return None, f"every inverse-kinematics solution for its pose puts a joint of the {arm.spec.model} outside its limits"
     return q, None
+
+
+def _candidates(arm: Arm, scene: Scene, cell: Cell, position: Position, tool) -> Candidates:
+    """The configurations the robot may stand in at a posed position with `tool` on the flange, nearest to the reference
+    first (`motion.start`: the same check as a plan's assumed start)."""
+    shape = tool.shape if tool is not None else None
+    if position.role == "tool_mount" and cell.tool_at(position.name):
+        tool = cell.tools[cell.tool_at(position.name)]
+    tcp = pose_matrix(tool.tcp) if tool is not None and tool.tcp is not None else np.eye(4)
+    return candidates(arm, scene, pose_matrix(position.pose), tcp, shape, _reference(arm, position.pose))
+
+
+def _nowhere_to_stand(found: Candidates) -> str | None:
+    """The problem of a position where every configuration within the limits touches something (None: one does not)."""
+    if not found.within_limits or found.free:
+        return None
+    nearest = found.within_limits[0]
+    touching = ", ".join(f"{c.body} {'and' if c.kind == 'self' else 'into'} {c.other} {c.depth_mm:.1f} mm deep" for c in nearest.contacts[:3])
+    return (f"no configuration the robot can stand in: each of its {len(found.within_limits)} inverse-kinematics solutions within "
+            f"the joint limits touches something (the nearest, {[round(v, 1) for v in nearest.joints_deg]}: {touching}); "
+            f"no plan can start here, and one that moves here arrives in collision")
 
 
 def _reference(arm: Arm, pose) -> np.ndarray:

@@ -31,6 +31,10 @@ STEP_RAD = math.radians(5.0)
 BREAK_RESOLUTION_MM = 1.0
 #: Joint moves are first sampled this finely (the collision sweep refines where it must).
 JOINT_STEP_RAD = math.radians(10.0)
+#: At most this many first samples on a Cartesian path (100 m at STEP_MM). A longer line or arc leaves the
+#: workspace of any arm (an arc inside a ball of radius R is at most 2 pi R long), so it breaks off; these
+#: samples find where, to within BREAK_RESOLUTION_MM after bisection, without sampling a path kilometres long.
+MAX_PATH_SAMPLES = 5000
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +99,7 @@ class CartesianPath:
         return out
 
     def sample_count(self) -> int:
-        return max(1, math.ceil(max(self.length_mm / STEP_MM, self.turn_rad / STEP_RAD)))
+        return max(1, min(MAX_PATH_SAMPLES, math.ceil(max(self.length_mm / STEP_MM, self.turn_rad / STEP_RAD))))
 
     def fractions(self) -> np.ndarray:
         """The fractions at which the path is first sampled (for the IK branch and the joint speeds)."""

@@ -24,18 +24,33 @@ selects the robot spec's tool.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from plan_verifier import catalogue
 from plan_verifier.findings import Span
 from plan_verifier.graph.model import NO_TOOL, Cell
 from plan_verifier.graph.simulate import Simulation
-from plan_verifier.ir import JOINT, Plan, Pose, Step
+from plan_verifier.ir import JOINT, NO_COORDINATES, Plan, Pose, Step, unresolved_in
 
 JOINT_PATH = "joint"
 LINEAR_PATH = "linear"
 CIRCULAR_PATH = "circular"
+#: Beyond these the simulation does not follow a target (100 m; two turns of a joint, beyond every joint limit
+#: of the shipped robots): such a motion is not simulated (it would be sampled into tens of thousands of points
+#: for nothing: the safety rules reject it for reach or joint limits) and R-KIN-000 rejects the plan.
+PHYSICAL_MM = 1e5
+PHYSICAL_DEG = 720.0
+#: Slower than this (mm/s, deg/s; mm/s², deg/s²) a motion cannot be timed (it would take 1e9 s and more).
+MIN_RATE = 1e-3
+#: Commands after which the motions may run in another order than the text's, decided as the program runs: a
+#: branch, a loop, a jump, another program or thread. The simulation follows the text order only, so the way
+#: from the last motion before one of them to the next motion after it is not known.
+RUN_TIME_ORDER = frozenset({"If", "Else", "While", "EndWhile", "For", "Next", "Break", "Continue", "GoTo", "IfGoTo", "Call",
+                            "ThreadRun"})
+_ORDER_REASON = ("the motions after {} run in an order decided at run time (a branch, a loop, a jump, another program or "
+                 "thread)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +110,14 @@ class Motion:
 
 @dataclass(frozen=True, slots=True)
 class Unknown:
-    """A motion the simulation cannot follow: its target is not known before run time."""
+    """A motion the simulation cannot follow: its target is not known before run time (or is beyond any arm)."""
 
     step: int
     span: Span | None
     command: str
     reason: str
+    param: str = "target_pose"  # the parameter that could not be followed
+    expression: str = ""  # ... as written: a name, an expression, the numbers
 
 
 Item = Motion | Unknown
@@ -122,8 +139,12 @@ def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> M
         return MotionProgram(tuple(_json_items(plan, cell, trace)))
     items: list[Item] = []
     tool = ToolRef(number=0)  # a motion without a tool argument (MoveBlend) keeps the last one, at first tool 0
+    moving = [step.index for step in plan.steps if (spec := catalogue.lookup(step.command)) is not None and spec.motion is not None]
     for step in plan.steps:
-        for item in _tdl_items(step, tool):
+        if step.command in RUN_TIME_ORDER and moving and step.index < moving[-1]:
+            items.append(Unknown(step.index, step.span, step.command, _ORDER_REASON.format(step.command), "order", step.command))
+            continue
+        for item in _tdl_items(step, tool, cell):
             items.append(item)
             if isinstance(item, Motion):
                 tool = item.tool
@@ -133,32 +154,89 @@ def motion_program(plan: Plan, cell: Cell | None, trace: Simulation | None) -> M
 # --------------------------------------------------------------------------- TDL
 
 
-def _tdl_items(step: Step, last_tool: ToolRef) -> Iterator[Item]:
+def _tdl_items(step: Step, last_tool: ToolRef, cell: Cell | None) -> Iterator[Item]:
     spec = catalogue.lookup(step.command)
     if spec is None or spec.kind != "motion" or spec.motion is None:
         return
-    velocity, acceleration = step.number("velocity"), step.number("acceleration")
+    velocity, acceleration = _rate(step, "velocity"), _rate(step, "acceleration")
     blend = step.number("blending_radius") or 0.0
     tool = _tool_number(step) if spec.param("tool") is not None else last_tool
     if spec.motion == "blend":
         values = step.params.get("pose_list")
         poses = [p for name, p in step.poses if name == "pose_list"]
         if not isinstance(values, list) or len(poses) != len(values) or not poses:
-            yield Unknown(step.index, step.span, step.command, "its pose list cannot be evaluated before run time")
+            expression = _expression(step, "pose_list")
+            yield Unknown(step.index, step.span, step.command, f"its pose_list '{expression}' could not be evaluated", "pose_list",
+                          expression)
+            return
+        beyond = next((p for p in poses if not _physical(p.kind, p.values)), None)
+        if beyond is not None:
+            yield Unknown(step.index, step.span, step.command, _beyond(beyond.kind, beyond.values, "pose_list"), "pose_list", beyond.label)
+            return
+        unplaced = next((p for p in poses if _unplaced(p, cell)), None)
+        if unplaced is not None:
+            yield Unknown(step.index, step.span, step.command, _unplaced(unplaced, cell, "pose_list"), "pose_list", unplaced.label)
             return
         for pose in poses:
-            yield Motion(step.index, pose.span or step.span, step.command, LINEAR_PATH, (_waypoint(pose),), tool,
+            yield Motion(step.index, pose.span or step.span, step.command, LINEAR_PATH, (_waypoint(pose, cell),), tool,
                          velocity, acceleration, max(blend, 0.0))
         return
     names = ("via_pose", "target_pose") if spec.motion == "circular" else ("target_pose",)
     found = dict(step.poses)
     if any(name not in found for name in names):
         missing = next(name for name in names if name not in found)
-        yield Unknown(step.index, step.span, step.command, f"its {missing} cannot be evaluated before run time")
+        expression = _expression(step, missing)
+        unresolved = unresolved_in(step.params.get(missing))
+        if unresolved is not None and unresolved.causes and all(c.kind == NO_COORDINATES for c in unresolved.causes):
+            reason = f"its {missing} '{expression}' is a cell position with no coordinates (no pose with orientation, no joints)"
+        else:
+            reason = f"its {missing} '{expression}' could not be evaluated"
+        yield Unknown(step.index, step.span, step.command, reason, missing, expression)
         return
+    for name in names:
+        if not _physical(found[name].kind, found[name].values):
+            yield Unknown(step.index, step.span, step.command, _beyond(found[name].kind, found[name].values, name), name,
+                          found[name].label)
+            return
+        if _unplaced(found[name], cell):
+            yield Unknown(step.index, step.span, step.command, _unplaced(found[name], cell, name), name, found[name].label)
+            return
     path = {"joint": JOINT_PATH, "linear": LINEAR_PATH, "circular": CIRCULAR_PATH}[spec.motion]
-    yield Motion(step.index, step.span, step.command, path, tuple(_waypoint(found[n]) for n in names), tool,
+    yield Motion(step.index, step.span, step.command, path, tuple(_waypoint(found[n], cell) for n in names), tool,
                  velocity, acceleration, max(blend, 0.0))
+
+
+def _rate(step: Step, param: str) -> float | None:
+    """A commanded speed or acceleration, None (the default) when there is none a motion can be timed with:
+    absent, zero, negative or vanishingly small (R-SAF-002/003 reject the plan for it; the simulation
+    still runs, at the default, instead of dividing by it)."""
+    value = step.number(param)
+    return value if value is not None and value >= MIN_RATE else None
+
+
+def _expression(step: Step, param: str) -> str:
+    """The parameter as written (what a finding quotes)."""
+    value = step.params.get(param)
+    if value is None:
+        return "(missing)"
+    if type(value) is list:
+        return "[" + ", ".join(str(getattr(v, "text", None) or getattr(v, "label", v)) for v in value) + "]"
+    return str(getattr(value, "text", value))
+
+
+def _physical(kind: str, values: Sequence[float]) -> bool:
+    """Every value finite, joint angles and positions within what an arm can turn (degrees) or reach (mm);
+    a Cartesian orientation may be any finite angle (it is the same orientation modulo 360 degrees)."""
+    if not all(math.isfinite(v) for v in values):
+        return False
+    if kind == JOINT:
+        return all(abs(v) <= PHYSICAL_DEG for v in values)
+    return all(abs(v) <= PHYSICAL_MM for v in values[:3])
+
+
+def _beyond(kind: str, values: Sequence[float], param: str) -> str:
+    bound = f"±{PHYSICAL_DEG:g} degrees" if kind == JOINT else f"{PHYSICAL_MM:g} mm"
+    return f"its {param} has a value beyond what the simulation follows ({', '.join(f'{v:g}' for v in values)}: beyond {bound})"
 
 
 def _tool_number(step: Step) -> ToolRef:
@@ -170,7 +248,26 @@ def _tool_number(step: Step) -> ToolRef:
     return ToolRef(number=int(value))
 
 
-def _waypoint(pose: Pose) -> Waypoint:
+def _unplaced(pose: Pose, cell: Cell | None, param: str = "target_pose") -> str | None:
+    """Why a cell position named as a TDL target cannot be simulated (x, y, z without an orientation), else None.
+
+    The reach and floor checks use its x, y, z; the simulation would have to invent where the tool points."""
+    position = _position(pose, cell)
+    if position is None or (position.pose is not None and len(position.pose) == 6) or position.joints is not None:
+        return None
+    return (f"its {param} '{pose.name}' is a cell position with no coordinates the simulation can use (x, y, z without "
+            f"an orientation, no joints)")
+
+
+def _position(pose: Pose, cell: Cell | None):
+    """The cell position a graph pose names (None: not a graph pose)."""
+    return cell.positions.get(pose.name) if cell is not None and pose.origin == "graph" and pose.name else None
+
+
+def _waypoint(pose: Pose, cell: Cell | None = None) -> Waypoint:
+    position = _position(pose, cell)
+    if position is not None and position.joints is not None and (position.pose is None or len(position.pose) < 6):
+        return Waypoint(pose.label, joints_deg=tuple(float(j) for j in position.joints), span=pose.span, position=position.name)
     values = tuple(float(v) for v in pose.values)
     if pose.kind == JOINT:
         return Waypoint(pose.label, joints_deg=values, span=pose.span)
@@ -190,7 +287,7 @@ def _json_items(plan: Plan, cell: Cell | None, trace: Simulation | None) -> Iter
         position = cell.positions.get(name) if cell is not None else None
         tool = held.get(step.index, NO_TOOL)
         ref = ToolRef(name=tool if tool != NO_TOOL else None)
-        velocity, acceleration = step.number("velocity"), step.number("acceleration")
+        velocity, acceleration = _rate(step, "velocity"), _rate(step, "acceleration")
         if position is None:
             continue  # not a position of the cell (or no cell at all): the graph rules say so
         if position.joints is not None:
@@ -198,7 +295,12 @@ def _json_items(plan: Plan, cell: Cell | None, trace: Simulation | None) -> Iter
         elif position.pose is not None and len(position.pose) == 6:
             waypoint = Waypoint(name, pose=tuple(float(v) for v in position.pose), span=step.span, convention="rpy")
         else:
-            yield Unknown(step.index, step.span, "move", f"position '{name}' has no coordinates in the cell (no pose with orientation, no joints)")
+            yield Unknown(step.index, step.span, "move", f"position '{name}' has no coordinates in the cell (no pose with orientation, no joints)",
+                          "target", name)
+            continue
+        kind, values = (JOINT, waypoint.joints_deg) if waypoint.joints_deg is not None else ("cartesian", waypoint.pose)
+        if not _physical(kind, values):
+            yield Unknown(step.index, step.span, "move", _beyond(kind, values, "target"), "target", name)
             continue
         docked = cell.tool_at(name) if cell is not None and position.role == "tool_mount" else None
         pose_tool = ToolRef(name=docked) if docked is not None and docked != ref.name else None

@@ -1,7 +1,8 @@
 """The execution level (seed 004's L3): the plan run in a kinematic simulation of the cell.
 
-From the start configuration (the robot's real joints when known, else the
-start position's, else the spec's `home_joints_deg`) every motion of the plan
+From the start configuration (the robot's real joints when known, else one it
+can be standing in at the start position — `motion.start` —, else the spec's
+`home_joints_deg`) every motion of the plan
 (`motion.program`) is run as a controller runs it (`motion.paths`): a
 Cartesian target is reached by the IK solution nearest to where the arm is, a
 joint move interpolates in joint space, a linear or circular move follows its
@@ -11,11 +12,16 @@ links (`motion.sweep`, conservative advancement: nothing is missed between
 samples). The result is a list of neutral facts (`motion.facts`); the R-KIN
 and R-COL rules judge them.
 
-No cascades (as contract §5 asks of the graph simulation): after a motion
-that fails — a target without an IK solution, a path that breaks off — the
-simulation goes on from the configuration the plan intended, so one mistake
-gives one finding. After a motion whose target is only known at run time,
-the next motion's target is checked where it is, but not the way there.
+One mistake, one finding: a motion that fails — a target without an IK
+solution (or none within the joint limits), a linear or circular path that
+breaks off — is where a controller stops the program, so the simulation stops
+there too. Every later motion is recorded as not simulated *after* that step
+(`NotSimulated.cause == AFTER_FAILURE`, a consequence of the failure's own
+finding), never simulated from a configuration the robot would not be in.
+The IK of every later Cartesian target is still checked (it does not depend
+on the way there). After a motion whose target is only known at run time
+(`UNEVALUABLE`), the next motion's target is checked where it is, but not the
+way there.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from plan_verifier.kinematics.arm import Arm, NoKinematicsError, arm_for
 from plan_verifier.kinematics.bodies import BodySet, body_set
 from plan_verifier.motion import timing
 from plan_verifier.motion.facts import (
+    AFTER_FAILURE,
     Approach,
     Execution,
     JointSpeed,
@@ -51,6 +58,7 @@ from plan_verifier.motion.facts import (
 from plan_verifier.kinematics.rigid import invert
 from plan_verifier.motion.paths import CartesianPath, Samples, joint_at, joint_samples, solve_paths
 from plan_verifier.motion.program import CIRCULAR_PATH, JOINT_PATH, Motion, ToolRef, Unknown, Waypoint, motion_program
+from plan_verifier.motion.start import assumed_start
 from plan_verifier.motion.sweep import SweptPath, sweep
 from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
@@ -85,15 +93,20 @@ class _Planned:
     cartesian: CartesianPath | None
 
 
-def simulate_execution(plan: Plan, robot: RobotSpec, cell: Cell | None, start: Any, trace: Simulation | None) -> Execution:
-    """Run the plan. `start` has `.position`, `.tool`, `.joints` (deg or None) and `.joints_source`."""
+def simulate_execution(plan: Plan, robot: RobotSpec, cell: Cell | None, start: Any, trace: Simulation | None,
+                       follow: Execution | None = None) -> Execution:
+    """Run the plan. `start` has `.position`, `.tool`, `.joints` (deg or None) and `.joints_source`.
+
+    `follow`: a run of the same plan from another start. Where this run reaches the configuration
+    that one had at the beginning of a step, the rest would be the same: it stops there
+    (`Execution.joined_at`), and its facts cover the steps before."""
     try:
         arm = arm_for(robot)
     except NoKinematicsError as exc:
         return Execution(unavailable=str(exc))
     floor = robot.limits.z.min_mm
     scene = Scene.from_cell(cell, default_floor_z_mm=floor) if cell is not None else Scene(floor_z_mm=floor)
-    return _Run(arm, cell, scene).run(motion_program(plan, cell, trace), start)
+    return _Run(arm, cell, scene).run(motion_program(plan, cell, trace), start, follow)
 
 
 class _Run:
@@ -114,19 +127,37 @@ class _Run:
         self._flange = _Mount(np.eye(4), None, "the flange")
         self._mounts: dict[tuple, _Mount] = {}  # one mount (and one TCP object) per tool: runs group by identity
         self.taught = TaughtJoints(arm, cell)
+        #: The step of the motion that failed (the controller stops there), once one has.
+        self.failed: int | None = None
 
-    def run(self, program, start: Any) -> Execution:
+    def run(self, program, start: Any, follow: Execution | None = None) -> Execution:
         q, start_fact = self.start(start)
         items = [self.own_joints(item) for item in program.items]
         mounts = {i: (self.mount(m.tool, m), self.mount(m.pose_tool, None) if m.pose_tool is not None else None)
                   for i, m in enumerate(items) if isinstance(m, Motion)}
         self.solve_targets(items, mounts)
-        known = True  # the configuration is the one the previous motion ended in
+        # The configuration is the one the previous motion ended in; a start the robot cannot be in (R-KIN-009) is not
+        # one: the first motion's target is checked where it is, but not the way there.
+        known = start_fact.problem is None
+        passed = np.full((len(items), len(q)), np.nan)
+        joined = None
         i = 0
         while i < len(items):
             item = items[i]
+            if self.failed is not None:
+                self.not_simulated.append(NotSimulated(
+                    item.step, item.span, item.command,
+                    f"not simulated after step {self.failed}, whose motion fails (its own finding): the controller stops there",
+                    cause=AFTER_FAILURE, after_step=self.failed))
+                i += 1
+                continue
+            if known:
+                passed[i] = q
+                if follow is not None and _joins(follow, items, i, q):
+                    joined = item.step
+                    break
             if isinstance(item, Unknown):
-                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason))
+                self.not_simulated.append(NotSimulated(item.step, item.span, item.command, item.reason, item.param, item.expression))
                 known = False
                 i += 1
                 continue
@@ -138,33 +169,29 @@ class _Run:
             if q1 is not None:
                 self.joint(item, mount, q, q1, known)
                 q, known = q1, True
+            else:  # no solution (within limits): a TargetCheck says so, and the robot does not move
+                self.failed = item.step
             i += 1
         motions, approaches = self.sweep()
         return Execution(None, start_fact, motions, tuple(self.targets), tuple(self.breaks), tuple(self.singular),
                          tuple(self.speeds), tuple(self.tools), approaches, tuple(self.not_simulated),
-                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest)
+                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest,
+                         "conservative" if self.arm.spec.collision_model.conservative else "exact",
+                         passed=passed, joined_at=joined)
 
     # ------------------------------------------------------------------ start
 
     def start(self, start: Any) -> tuple[np.ndarray, Start]:
+        """The robot's joints when given, else a configuration it can be standing in at the start position (`motion.start`)."""
         joints = getattr(start, "joints", None)
         if joints is not None:
             values = tuple(float(j) for j in joints)
             return np.radians(values), Start(values, getattr(start, "joints_source", None) or "request")
-        position = self.cell.positions.get(start.position) if self.cell is not None and start.position else None
-        if position is not None and self.taught.usable(position):
-            values = tuple(float(j) for j in position.joints)
-            return np.radians(values), Start(values, f"position '{position.name}'")
-        if position is not None and position.pose is not None and len(position.pose) == 6:
-            tool = ToolRef(name=start.tool if start.tool and start.tool != "none" else None)
-            docked = self.cell.tool_at(position.name) if position.role == "tool_mount" else None
-            mount = self.mount(ToolRef(name=docked) if docked else tool, None)
-            result = self.arm.ik(cell_pose_matrix(position.pose), mount.tcp, q_near=self.arm.home)
-            q = self.arm.nearest(result.feasible, self.arm.home)
-            if q is not None:
-                return q, Start(_deg(q), f"position '{position.name}'")
-        home = self.arm.home
-        return home.copy(), Start(_deg(home), "home_joints_deg")
+        return assumed_start(self.arm, self.scene, self.cell, start.position, start.tool, self.taught, self._cell_tool)
+
+    def _cell_tool(self, name: str | None) -> tuple[np.ndarray, ToolShape | None]:
+        mount = self.mount(ToolRef(name=name) if name else None, None)
+        return mount.tcp, mount.shape
 
     def own_joints(self, item):
         """A move to a cell position whose taught joints are another robot's goes to its pose instead."""
@@ -234,8 +261,8 @@ class _Run:
 
     def cartesian(self, items, mounts, run: list[int], q: np.ndarray) -> tuple[np.ndarray, bool, int]:
         """A run of linear/circular moves from configuration `q`: (where the arm is after it, whether that is
-        known, the next item). A target without a solution ends the run there: the arm's configuration is
-        then unknown, and the next motion is checked at its target only."""
+        known, the next item). A target without a solution or a path that breaks off ends the run there and
+        marks the failure (`self.failed`): the arm stays where it stopped."""
         mount = mounts[run[0]][0]
         paths: list[CartesianPath] = []
         start = self.arm.tcp_pose(q, mount.tcp)
@@ -249,32 +276,39 @@ class _Run:
             paths.append(CartesianPath(self.arm, mount.tcp, start, end, via))
             start = end
         tracked = []  # (item, path, poses, samples, break, intended target configuration)
+        failed: int | None = None  # the item that failed
         for i, path, (s, poses, solutions, ok) in zip(run, paths, solve_paths(self.arm, mount.tcp, paths)):
             q1 = self.joint_target(i, items[i], q)
             if items[i].target.pose is not None and q1 is None:
-                self.record(items, mount, tracked)
-                return q, False, i + 1  # unreachable target (a TargetCheck says so)
+                failed = i  # unreachable target (a TargetCheck says so): the robot does not start this motion
+                break
             samples, broke = path.track(q, s, poses, solutions, ok, verify=False)
             tracked.append((i, path, poses, samples, broke, q1))
-            q = samples.q[-1] if broke is None else (q1 if q1 is not None else q)
-        if self.arm.method != "numerical":  # the closed forms' guard, for the followed branches at once
+            q = samples.q[-1]  # where it stops when the path breaks off
+            if broke is not None:
+                failed = i
+                break
+        if self.arm.method != "numerical" and tracked:  # the closed forms' guard, for the followed branches at once
             good = self.arm.reaches(np.concatenate([t[3].q for t in tracked]), np.concatenate([t[2][:len(t[3].s)] for t in tracked]),
                                     mount.tcp)
             first = 0
             for k, (i, path, poses, samples, broke, q1) in enumerate(tracked):
                 bad = np.flatnonzero(~good[first:first + len(samples.s)])
                 first += len(samples.s)
-                if len(bad):  # rare: cut the motion at the failing sample, and go on from its target
+                if len(bad):  # rare: cut the motion at the failing sample; the robot stops there
                     cut = int(bad[0])
                     if broke is not None and cut == len(samples.s) - 1:  # the break's own boundary sample, at the singularity
                         broke = path.broken_at(broke.s, broke.flip, samples.q[cut])
                     else:
                         broke = path.broken_at(float(samples.s[cut]), False, samples.q[max(cut - 1, 0)])
-                    tracked[k] = (i, path, poses, Samples(samples.s[:max(cut, 1)], samples.q[:max(cut, 1)]), broke, q1)
-                    self.record(items, mount, tracked[:k + 1])
-                    after = q1 if q1 is not None else samples.q[0]
-                    return self.cartesian(items, mounts, run[k + 1:], after) if k + 1 < len(run) else (after, True, run[-1] + 1)
+                    kept = Samples(samples.s[:max(cut, 1)], samples.q[:max(cut, 1)])
+                    tracked = [*tracked[:k], (i, path, poses, kept, broke, q1)]
+                    q, failed = kept.q[-1], i
+                    break
         self.record(items, mount, tracked)
+        if failed is not None:
+            self.failed = items[failed].step
+            return q, True, failed + 1
         return q, True, run[-1] + 1
 
     def record(self, items, mount: _Mount, tracked: list) -> None:
@@ -383,7 +417,7 @@ class _Run:
         approaches: list[Approach] = []
         for i, p in enumerate(self.planned):
             result, bodies = swept[i]
-            world = np.where(self._low_links(bodies)[:, None] & (result.world_target == 0), np.inf, result.world)
+            world = np.where(bodies.on_mount[:, None] & (result.world_target == 0), np.inf, result.world)
             if world.size and np.isfinite(world).any():
                 b, k = np.unravel_index(int(np.argmin(world)), world.shape)
                 if self.closest[0] is None or result.world[b, k] < self.closest[0]:
@@ -394,11 +428,6 @@ class _Run:
                                            p.mount.shape))
             approaches.extend(self.approaches(p, result, tcp, bodies))
         return tuple(motions), tuple(approaches)
-
-    @staticmethod
-    def _low_links(bodies: BodySet) -> np.ndarray:
-        """Bodies on the base and the first link: their height above the floor never changes (noise in `closest`)."""
-        return np.array([b.link <= 1 for b in bodies.bodies])
 
     def times(self, p: _Planned, result: SweptPath) -> np.ndarray:
         if len(result.s) < 2:
@@ -440,6 +469,12 @@ class _Run:
         return out
 
 
+def _joins(other: Execution, items: list, i: int, q: np.ndarray) -> bool:
+    """Whether a run at item `i` in configuration `q` is where `other` was: at a step's first item, exactly."""
+    return (other.passed is not None and 0 < i < len(other.passed) and items[i].step != items[i - 1].step
+            and bool(np.array_equal(other.passed[i], q)))
+
+
 def _path_key(p: _Planned) -> tuple | None:
     """What the motion's evaluator computes between samples, as a value (the sweep cache's key; None: not cached)."""
     if p.cartesian is not None:
@@ -469,10 +504,6 @@ class _JointAt:
 def _static(s: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A single configuration: nothing between samples to evaluate."""
     return near, np.ones(len(s), dtype=bool)
-
-
-def _deg(q: np.ndarray) -> tuple[float, ...]:
-    return tuple(round(float(v), 6) for v in np.degrees(q))
 
 
 def _xyz(t: np.ndarray) -> tuple[float, float, float]:

@@ -106,7 +106,7 @@ def _sweep(scene: Scene, bodies: BodySet, paths: Sequence[tuple[np.ndarray, np.n
     """The refinement itself, all motions batched round by round."""
     if not paths:
         return []
-    shapes = [Body(b.name, b.shape, check_floor=b.link != 0) for b in bodies.bodies]
+    shapes = list(bodies.scene_bodies)
     pairs = list(bodies.pairs)
     opened = [_Open(np.asarray(s, dtype=float), np.asarray(q, dtype=float), at) for s, q, at in paths]
     new = [(m, np.arange(len(m.s))) for m in opened]

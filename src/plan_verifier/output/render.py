@@ -65,7 +65,9 @@ def _execution_line(execution: Mapping[str, Any]) -> str:
     closest = execution.get("closest_mm")
     return (f"    execution: start [{joints}] ({start.get('source')}), {execution.get('simulated')} of {execution.get('motions')} "
             f"motions simulated, cycle time {execution.get('cycle_time_s')} s"
-            + (f", closest approach {closest} mm" if closest is not None else ""))
+            + (f", closest approach {closest} mm" if closest is not None else "")
+            + ("; body model conservative (capsules enclosing the links: a contact may be one the real links do not have)"
+               if execution.get("body_model") == "conservative" else ""))
 
 
 def sarif(reports: Iterable[Report]) -> dict:

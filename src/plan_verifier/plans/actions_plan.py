@@ -37,9 +37,12 @@ from plan_verifier.findings import Span
 from plan_verifier.ir import (
     CARTESIAN,
     JOINT,
+    MALFORMED,
+    UNSUPPORTED,
     ApprovedMotion,
     Arg,
     Call,
+    Cause,
     Constant,
     Goal,
     ListValue,
@@ -55,7 +58,7 @@ from plan_verifier.ir import (
     Value,
 )
 from plan_verifier.plans.document import Document, Path
-from plan_verifier.plans.json_plan import load_steps, schema_problems
+from plan_verifier.plans.json_plan import finite_problems, load_steps, schema_problems
 from plan_verifier.problems import Problem, ProblemKind as K
 
 ROOT = "RobotSequence"
@@ -109,6 +112,9 @@ def load_actions(document: Document, positions: Mapping[str, Sequence[float] | N
     root_span = document.span((ROOT,)) or Span.point(1, 1)
     if not isinstance(sequence, dict):
         return Plan(format="json", source=text, problems=(Problem(K.NOT_A_STEP_LIST, root_span),), parsed=False, source_format=FORMAT)
+    non_finite = finite_problems(document, sequence, (ROOT,))
+    if non_finite:
+        return Plan(format=steps_format(document.data), source=text, problems=tuple(non_finite), parsed=False, source_format=FORMAT)
     changed = _steps_changed(document, sequence)
     steps_path = (ROOT, "steps")
     if steps_format(document.data) == "json":
@@ -159,7 +165,7 @@ def _approved_motions(document: Document, sequence: dict) -> tuple[ApprovedMotio
         span = document.span((ROOT, "steps", index - 1, VERIFIED_KEY)) or document.span((ROOT, "steps", index - 1))
         joints = block.get("joints_deg") if isinstance(block, dict) else None
         duration = block.get("duration_s") if isinstance(block, dict) else None
-        if not _numbers(joints) or not _is_number(duration):
+        if not _numbers(joints) or not _numbers([duration]):
             out.append(ApprovedMotion(index, span, None, None, "not a mapping with joints_deg (numbers) and duration_s"))
             continue
         out.append(ApprovedMotion(index, span, tuple(float(v) for v in joints), float(duration)))
@@ -249,15 +255,16 @@ class _CommandReader:
                                 path + (k,)) for k, item in enumerate(raw)]
             return ListValue(tuple(v for v, _ in items), span), [r for _, r in items]
         if isinstance(raw, dict):
-            if set(raw) == {"expression"} and isinstance(raw["expression"], str):
-                return Ref(raw["expression"], span), Unresolved(raw["expression"])
+            if set(raw) == {"expression"} and isinstance(raw["expression"], str):  # what a TDL export could not evaluate
+                expression = raw["expression"]
+                return Ref(expression, span), Unresolved(expression, (Cause(UNSUPPORTED, expression, span),))
             constructors = [key for key in raw if key in _POSE_KINDS]
             if len(constructors) == 1 and set(raw) <= {constructors[0], "name", "alternatives"}:
                 return self.pose(raw, constructors[0], span, context)
         self.problems.append(Problem(K.SCHEMA_MISMATCH, span, index, {
             "loc": ("steps", index - 1) + path[len(self.steps_path) + 1:], "error": "value_type",
             "reason": "not a value of an approved actions file (a number, string, list, pose or expression)"}))
-        return Text(str(raw), span), Unresolved(str(raw))
+        return Text(str(raw), span), Unresolved(str(raw), (Cause(MALFORMED, str(raw), span),))
 
     def pose(self, raw: dict, constructor: str, span: Span, context: str) -> tuple[Value, Any]:
         values = raw[constructor] if isinstance(raw[constructor], list) else [raw[constructor]]
@@ -268,7 +275,8 @@ class _CommandReader:
         kind = _POSE_KINDS[constructor]
         arity = (6,) if constructor in ("PosJ", "Trans") else (6, 7)
         if len(values) not in arity or not all(_is_number(v) for v in values[:6]):
-            return syntax, Unresolved(f"{constructor}({', '.join(str(v) for v in values)})")
+            text = f"{constructor}({', '.join(str(v) for v in values)})"
+            return syntax, Unresolved(text, (Cause(MALFORMED, text, span),))
         alternatives = tuple(tuple(float(x) for x in alt) for alt in raw.get("alternatives") or ()
                              if isinstance(alt, list) and len(alt) == 6 and all(_is_number(x) for x in alt))
         return syntax, Pose(kind, tuple(float(v) for v in values[:6]), constructor, name, span, "inline" if not name else "actions",

@@ -67,6 +67,24 @@ class Document:
         return found
 
 
+def non_finite_numbers(data: Any, prefix: Path = ()) -> list[Path]:
+    """The paths of the numbers in decoded data that are not finite: JSON's `NaN`/`Infinity` and YAML's
+    `.nan`/`.inf` (both decoders accept them), and literals beyond the range of a double (`1e999`).
+    A plan never needs one, and no check can compare one with a limit."""
+    out: list[Path] = []
+    stack: list[tuple[Path, Any]] = [(prefix, data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, float):
+            if value - value != 0.0:
+                out.append(path)
+        elif isinstance(value, dict):
+            stack.extend((path + (key,), item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((path + (k,), item) for k, item in enumerate(value))
+    return sorted(out, key=lambda p: [str(part) for part in p])
+
+
 def decode_document(text: str) -> Document:
     """JSON when the text starts with `[` or `{` (after whitespace and byte order marks), else YAML."""
     if text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{"):

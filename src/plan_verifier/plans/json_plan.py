@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from plan_verifier.findings import Span
 from plan_verifier.ir import CARTESIAN, Plan, Pose, PoseSite, Step
-from plan_verifier.plans.document import Document, Path
+from plan_verifier.plans.document import Document, Path, non_finite_numbers
 from plan_verifier.problems import Problem, ProblemKind as K
 
 _NUMERIC_PASSTHROUGH = ("velocity", "acceleration")
@@ -55,9 +55,28 @@ def load_plan(document: Document, positions: Mapping[str, Sequence[float] | None
     if document.problem is not None:
         return Plan(format="json", source=document.text, problems=(document.problem,), parsed=False)
     data = document.data
+    non_finite = finite_problems(document, data, ())
+    if non_finite:
+        return Plan(format="json", source=document.text, problems=tuple(non_finite), parsed=False)
     if isinstance(data, list):
         return load_steps(document, {"steps": data}, (), positions)
     return load_steps(document, data, ("steps",), positions)
+
+
+def finite_problems(document: Document, data: Any, at: Path) -> list[Problem]:
+    """A schema problem for every number of `data` (found at `at` in the document) that is not finite.
+
+    Locations follow `schema_problems`: ("steps", index, field...) inside the step list, else the path."""
+    out = []
+    steps_at = at if isinstance(data, list) else at + ("steps",)
+    for path in non_finite_numbers(data):
+        inside = path if isinstance(data, list) else path[1:] if path[:1] == ("steps",) else None
+        step = inside[0] + 1 if inside and isinstance(inside[0], int) else None
+        loc = ("steps", *inside) if inside is not None else path
+        span = document.span(steps_at + inside if inside is not None else at + path) or Span.point(1, 1)
+        out.append(Problem(K.SCHEMA_MISMATCH, span, step, {"loc": loc, "error": "finite_number",
+                                                           "reason": "not a finite number (NaN, Infinity, or beyond the range of a double)"}))
+    return out
 
 
 def load_steps(document: Document, container: Any, steps_path: Path, positions: Mapping[str, Sequence[float] | None] | None,

@@ -3,7 +3,8 @@
 Per output kind (feedback, fallback, approved, response) and correlation id,
 the messages must agree in order and content. What legitimately differs
 between two runs is left out: header stamps, the timings in the report, the
-approval's timestamp, and ids the node generated (requests without a
+approval's timestamp, of a rejected attempt's repair all but whether it was verified and which
+findings it left (its planned via points and its time depend on the run), and ids the node generated (requests without a
 correlation id get a fresh one each run; they are compared as
 `<generated>`). Only outputs from the first request on count: an approval
 ~/approved_actions latched before the recording began belongs to no request.
@@ -95,6 +96,10 @@ def _report(text: str) -> Any:
         return None
     report = json.loads(text)
     report.pop("timings_ms", None)
+    repair = report.get("repair")
+    if isinstance(repair, dict):  # a rejected attempt's repair: its paths and time depend on the run, its verdict does not
+        report["repair"] = {"verified": repair.get("verified"),
+                            "unrepaired": sorted(str(u.get("rule_id")) for u in repair.get("unrepaired", []) if isinstance(u, dict))}
     return report
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -118,22 +119,33 @@ _SixDh = Annotated[tuple[tuple[float, float, float, float], ...], Field(min_leng
 _SixOrigins = Annotated[tuple[JointOrigin, ...], Field(min_length=6, max_length=6)]
 
 
+class FixedFrame(_Strict):
+    """A fixed transform: `xyz_mm` and fixed-axis roll/pitch/yaw `rpy_deg` in the parent frame."""
+
+    xyz_mm: tuple[float, float, float]
+    rpy_deg: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
 class Kinematics(_Strict):
     """Forward kinematics in one of two forms; exactly one is given.
 
     `dh`: standard Denavit-Hartenberg rows [a_mm, d_mm, alpha_deg,
     theta_offset_deg], one per joint. `chain`: URDF-style joint origins, one
-    per joint, the last joint frame being the flange.
+    per joint; the flange is the last joint frame, or `flange` in it (a URDF's
+    `tool0`).
     """
 
     dh: _SixDh | None = None
     chain: _SixOrigins | None = None
+    flange: FixedFrame | None = None
     source: str
 
     @model_validator(mode="after")
     def _one_form(self) -> "Kinematics":
         if (self.dh is None) == (self.chain is None):
             raise ValueError("give exactly one of dh or chain")
+        if self.flange is not None and self.chain is None:
+            raise ValueError("flange belongs to the chain form (a DH table ends at the flange)")
         return self
 
 
@@ -154,21 +166,58 @@ class LinkCapsule(_Strict):
     radius_mm: float = Field(gt=0)
 
 
+class LinkGeometry(_Strict):
+    """One collision element of a link, as a URDF gives it: a box, cylinder, sphere or mesh.
+
+    `pose` places the element's centre (a mesh: its own origin) in the link frame `link`
+    (mm, degrees, fixed-axis roll-pitch-yaw); `owner` is the URDF link it belongs to (a fixed
+    child such as `ee_link` is folded into its moving parent), the name the SRDF uses.
+    """
+
+    link: int = Field(ge=0, le=6)
+    owner: str = Field(min_length=1)
+    type: Literal["box", "cylinder", "sphere", "mesh"]
+    pose: _Pose6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    size_mm: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] | None = None
+    radius_mm: float | None = Field(default=None, gt=0)
+    length_mm: float | None = Field(default=None, gt=0)
+    mesh: str | None = None  # an absolute path (STL, DAE, ...)
+    scale: _Vec3 = (1.0, 1.0, 1.0)
+
+    @model_validator(mode="after")
+    def _complete(self) -> "LinkGeometry":
+        needed = {"box": ("size_mm",), "cylinder": ("radius_mm", "length_mm"), "sphere": ("radius_mm",), "mesh": ("mesh",)}[self.type]
+        missing = [name for name in needed if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a {self.type} needs {', '.join(missing)}")
+        return self
+
+
 class CollisionModel(_Strict):
-    """The robot's own collision geometry: capsules along the kinematic chain.
+    """The robot's own collision geometry: capsules along the kinematic chain, or a URDF's geometry.
 
     `link_radii_mm` (six radii, links 1-6) puts one capsule per link between consecutive
     joint origins; `links` lists explicit capsules (several per link allowed) and must
     cover links 1-6. Neither given: `link_radii_mm` scaled from the reach (see docs).
+    Capsules enclose the links: the body model is conservative. `geometry` is the URDF's
+    own collision geometry (meshes and primitives, exact); `disabled_pairs` are the SRDF's
+    `disable_collisions` link pairs, never checked against each other.
     """
 
     link_radii_mm: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(min_length=6, max_length=6)] | None = None
     links: Annotated[tuple[LinkCapsule, ...], Field(min_length=1)] | None = None
+    geometry: tuple[LinkGeometry, ...] | None = None
+    disabled_pairs: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def conservative(self) -> bool:
+        """Whether the bodies are enclosing capsules (a contact of theirs may not be one of the real links)."""
+        return self.geometry is None
 
     @model_validator(mode="after")
     def _one_form(self) -> "CollisionModel":
-        if self.link_radii_mm is not None and self.links is not None:
-            raise ValueError("give link_radii_mm or links, not both")
+        if sum(x is not None for x in (self.link_radii_mm, self.links, self.geometry)) > 1:
+            raise ValueError("give one of link_radii_mm, links or geometry")
         if self.links is not None:
             missing = sorted({1, 2, 3, 4, 5, 6} - {c.link for c in self.links})
             if missing:
@@ -209,7 +258,8 @@ class RobotSpec(_Strict):
     vendor: str
     model: str
     reach_mm: float = Field(gt=0)
-    rated_payload_kg: float = Field(gt=0)
+    #: None: unknown (a robot read from a URDF alone, which has no payload rating).
+    rated_payload_kg: float | None = Field(default=None, gt=0)
     #: Horizontal radius around the base axis that a target may not enter below
     #: `base_keepout_height_mm` (the base itself, and the wrist singularity above it).
     base_keepout_radius_mm: float = Field(ge=0)
@@ -226,6 +276,12 @@ class RobotSpec(_Strict):
     #: Where the robot starts when nothing says otherwise; the default is the zero configuration.
     home_joints_deg: _Pose6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     sources: list[str] = Field(default_factory=list)
+    #: The URDF/SRDF the kinematics, joints and collision model were read from (contract section 7.1), and
+    #: the frames used: targets are given in `base_link`, the flange is `tip_link`.
+    urdf: str | None = None
+    srdf: str | None = None
+    base_link: str | None = None
+    tip_link: str | None = None
 
     @field_validator("home_joints_deg")
     @classmethod
@@ -243,20 +299,102 @@ def _describe(error: ValidationError) -> str:
     return f"{where}: {first['msg']}{more}"
 
 
-def load_robot(name_or_path: str = DEFAULT_ROBOT) -> RobotSpec:
-    """Load a shipped robot by name or a spec file by path; ConfigError names the bad field."""
-    path = resolve("robots", name_or_path)
+#: The `robot` that means "as `robot_state_publisher` publishes it" (the node reads `robot_description` and
+#: `robot_description_semantic`); also a spec YAML's `urdf:` value with that meaning.
+ROBOT_DESCRIPTION = "robot_description"
+
+
+def load_robot(name_or_path: str = DEFAULT_ROBOT, *, urdf_text: str | None = None, srdf_text: str | None = None) -> RobotSpec:
+    """Load a shipped robot by name, a spec file by path, or a URDF (`.urdf`, or XML whose root is
+    `<robot>`: contract section 7.1); ConfigError names the bad field.
+
+    `robot_description` (or a spec YAML whose `urdf:` is `robot_description`) is built from `urdf_text` and
+    `srdf_text`: what the node received on those topics."""
+    if name_or_path == ROBOT_DESCRIPTION or needs_description(name_or_path):
+        if not urdf_text:
+            raise ConfigError(f"robot {name_or_path!r} is read from {ROBOT_DESCRIPTION}, but no URDF was received")
+        raw: dict = {}
+        if name_or_path != ROBOT_DESCRIPTION:
+            raw = _raw(str(resolve("robots", name_or_path).resolve()))
+            raw.pop("urdf")
+            raw.pop("srdf", None)
+        return robot_from_description(urdf_text, srdf_text, spec=raw)
+    path = resolve("robots", name_or_path, (".yaml", ".yml", ".urdf", ".xml"))
+    if _is_urdf(path):
+        return _load_urdf(str(path.resolve()), path.stat().st_mtime_ns)
     return _load(str(path.resolve()), path.stat().st_mtime_ns)
 
 
-@functools.lru_cache(maxsize=64)
-def _load(path: str, _mtime: int) -> RobotSpec:
+def needs_description(name_or_path: str) -> bool:
+    """Whether this `robot` is read from the `robot_description` topics (the node subscribes to them first)."""
+    if name_or_path == ROBOT_DESCRIPTION:
+        return True
+    try:
+        path = resolve("robots", name_or_path)
+    except ConfigError:
+        return False
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return False
+    try:
+        raw = _raw(str(path.resolve()))
+    except ConfigError:
+        return False
+    return raw.get("urdf") == ROBOT_DESCRIPTION
+
+
+def robot_from_description(urdf: str, srdf: str | None = None, *, spec: dict | None = None, base_dir: str | None = None) -> RobotSpec:
+    """A robot spec from URDF and SRDF text: what `robot_state_publisher` publishes on `/robot_description` and
+    MoveIt reads from `/robot_description_semantic` (the node's source); `spec` adds or overrides keys of a spec
+    YAML (tools, home_joints_deg, rated_payload_kg, base_link, tip_link). ConfigError says what is wrong."""
+    from plan_verifier.robots.urdf import from_text
+
+    return _validated(from_text(urdf, srdf, spec=spec, base_dir=base_dir), "robot_description")
+
+
+@functools.lru_cache(maxsize=16)
+def _load_urdf(path: str, _mtime: int) -> RobotSpec:
+    from plan_verifier.robots.urdf import urdf_file
+
+    return _validated(urdf_file(Path(path)), f"URDF {path}")
+
+
+def _validated(raw: dict, where: str) -> RobotSpec:
+    try:
+        return RobotSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"invalid robot spec {where}: {_describe(exc)}") from None
+
+
+def _is_urdf(path: Path) -> bool:
+    if path.suffix.lower() == ".urdf":
+        return True
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return re.search(r"<robot[\s>]", re.sub(r"<\?.*?\?>|<!--.*?-->", "", head, flags=re.S)) is not None
+
+
+def _raw(path: str) -> dict:
     try:
         raw = yaml_text.load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"invalid robot spec {path}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"invalid robot spec {path}: expected a mapping at the top level")
+    return raw
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: str, _mtime: int) -> RobotSpec:
+    raw = _raw(path)
+    if "urdf" in raw:
+        from plan_verifier.robots.urdf import spec_with_urdf
+
+        raw = spec_with_urdf(raw, Path(path).parent, where=f"robot spec {path}")
     try:
         return RobotSpec.model_validate(raw)
     except ValidationError as exc:

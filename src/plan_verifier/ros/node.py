@@ -8,7 +8,8 @@ Parameters are validated when the process starts, before any transition (a
 bad value ends it with exit status 2). Lifecycle (nav2's convention):
 `configure` reads the parameters it uses (robot, cell graph, audit log, ...:
 writable only while unconfigured, so a manager can fix them and configure
-again), opens the verification service (robot spec from `robot_source`, cell
+again), opens the verification service (robot spec from `robot`, or from the
+`robot_description` topic when `robot` names it; cell
 graph read once, audit log, warmed verification workers) and creates
 publishers, the service, subscriptions and the diagnostics timer; it FAILS
 with the reason logged when any of that is unusable. `activate` opens the
@@ -29,7 +30,7 @@ import logging
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
 
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
@@ -42,10 +43,11 @@ from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.service_introspection import ServiceIntrospectionState
 from sensor_msgs.msg import JointState
+from std_msgs.msg import String
 
 from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
-from plan_verifier.robots.spec import RobotSpec, load_robot
+from plan_verifier.robots.spec import load_robot, needs_description
 from plan_verifier.ros import convert, qos
 from plan_verifier.ros.launch_spec import NODE_NAME
 from plan_verifier.serving.joint_states import JointStateError
@@ -110,11 +112,6 @@ class BoundedCallbackGroup(CallbackGroup):
             self._running -= 1
 
 
-def robot_from_parameter(settings: Settings) -> RobotSpec:
-    """The default robot source: the `robot` parameter (a shipped spec name or a YAML path); ConfigError if unusable."""
-    return load_robot(settings.robot)
-
-
 class VerifierNode(LifecycleNode):
     def __init__(self, **kwargs: Any) -> None:
         """Declare and validate every parameter; SettingsError (the process ends with status 2) when one is invalid."""
@@ -127,9 +124,6 @@ class VerifierNode(LifecycleNode):
         if unknown:  # a typo (max_plan_attempt) would otherwise change nothing without a word
             self.get_logger().warning(f"the parameter file sets parameters this node does not have (ignored): {', '.join(unknown)}")
         self.add_on_set_parameters_callback(self._on_set_parameters)
-        #: Where configure gets the robot spec: called with the settings, returns the spec or raises ConfigError.
-        #: Another source (say, the robot_description topic) is plugged in here.
-        self.robot_source: Callable[[Settings], RobotSpec] = robot_from_parameter
         self._service: VerificationService | None = None
         self._entities: list[tuple[str, Any]] = []
         self._timer_group = MutuallyExclusiveCallbackGroup()
@@ -158,7 +152,8 @@ class VerifierNode(LifecycleNode):
         return super().on_configure(state)
 
     def _configure(self, settings: Settings) -> None:
-        service = VerificationService(settings, self.robot_source(settings))
+        urdf, srdf = self._robot_description(settings) if needs_description(settings.robot) else (None, None)
+        service = VerificationService(settings, load_robot(settings.robot, urdf_text=urdf, srdf_text=srdf))
         self._service = service
         requests_qos = qos.requests(settings.request_queue_depth)
         self._requests_group = BoundedCallbackGroup(settings.verification_workers)
@@ -194,6 +189,40 @@ class VerifierNode(LifecycleNode):
                                f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}; "
                                f"{settings.verification_workers} verification worker(s) warmed up ({', '.join(warm.labels)}) "
                                f"in {warm.milliseconds:.0f} ms; {service.restored_tasks} recent task(s) restored from the audit log")
+
+    def _robot_description(self, settings: Settings) -> tuple[str, str | None]:
+        """The URDF on `robot_description` and the SRDF on `robot_description_semantic` (relative names, transient
+        local, as MoveIt reads them), waited for up to `robot_description_timeout_s`; ConfigError when no URDF comes.
+
+        The subscriptions run in their own callback group, so the executor delivers while configure waits."""
+        received: dict[str, str] = {}
+        arrived = threading.Event()
+
+        def keep(topic: str):
+            def callback(msg: String) -> None:
+                received[topic] = msg.data
+                if topic == "robot_description":
+                    arrived.set()
+            return callback
+
+        group = ReentrantCallbackGroup()
+        subscriptions = [self.create_subscription(String, topic, keep(topic), qos.ROBOT_DESCRIPTION, callback_group=group)
+                         for topic in ("robot_description", "robot_description_semantic")]
+        try:
+            if not arrived.wait(settings.robot_description_timeout_s):
+                raise ConfigError(f"no URDF on {self.resolve_topic_name('robot_description')} within "
+                                  f"{settings.robot_description_timeout_s:g} s (robot: {settings.robot})")
+            deadline = time.monotonic() + min(1.0, settings.robot_description_timeout_s)
+            while "robot_description_semantic" not in received and time.monotonic() < deadline:
+                time.sleep(0.05)  # the SRDF is usually latched beside it: give it a moment, it is optional
+        finally:
+            for subscription in subscriptions:
+                self.destroy_subscription(subscription)
+        srdf = received.get("robot_description_semantic")
+        self.get_logger().info(f"robot model from {self.resolve_topic_name('robot_description')} "
+                               f"({len(received['robot_description'])} characters)"
+                               + (f" and {self.resolve_topic_name('robot_description_semantic')}" if srdf else ", no SRDF"))
+        return received["robot_description"], srdf
 
     def _joint_states(self, settings: Settings) -> list[tuple[str, Any]]:
         """The /joint_states subscription (none when `joint_states_topic` is empty)."""
@@ -352,6 +381,8 @@ class VerifierNode(LifecycleNode):
                 service.max_attempts = param.value
             elif param.name == "verify_timeout_s":
                 service.verify_timeout_s = float(param.value)
+            elif param.name == "repair_rejected":
+                service.repair_rejected = param.value
         return SetParametersResult(successful=True)
 
 

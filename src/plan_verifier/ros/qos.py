@@ -60,3 +60,8 @@ def wait_until_ready(client: Any, timeout: float) -> bool:
         return False
     time.sleep(DISCOVERY_SETTLE_S)
     return True
+
+#: robot_description / robot_description_semantic as robot_state_publisher publishes them and MoveIt reads them:
+#: the last message kept for late joiners.
+ROBOT_DESCRIPTION = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
+                               durability=DurabilityPolicy.TRANSIENT_LOCAL)

@@ -20,7 +20,10 @@ command beyond `deviation_tolerance_deg` (inject one with `fault_joint`,
 `fault_offset_deg`, `fault_after_s`) or a collision of the reached
 configuration with the cell or the robot itself ends the job as
 STATE_FAILED on ~/status. Between jobs the joints are republished every
-`state_period_s`.
+`state_period_s`. A job verified from other joints than the arm's (further
+than `max_start_offset_deg`) is refused (STATE_REJECTED): its first motion was
+never checked from here. Without `start_joints_deg` the arm starts where the
+verifier starts without the robot's joints (`execution.kinematic.verified_start`).
 
 Remap the topics onto the verifier's: `-r '~/approved_actions:=/plan_verifier/approved_actions'
 -r '~/robot_state:=/robot_state'` (what the verifier's launch file subscribes to; quoted, or the
@@ -55,8 +58,8 @@ from std_msgs.msg import Header
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment, Timing, check_approval, prepare_job, start_pose
-from plan_verifier.execution.kinematic import (DEVIATION_TOLERANCE_DEG, Fault, Follower, Sample, contacts_for, job_points, sample_times,
-                                               start_offset)
+from plan_verifier.execution.kinematic import (DEVIATION_TOLERANCE_DEG, MAX_START_OFFSET_DEG, Fault, Follower, Sample, check_start,
+                                               contacts_for, job_points, sample_times, verified_start)
 from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.resources import ConfigError
@@ -80,8 +83,8 @@ _NUMBERS = (
     ("deviation_tolerance_deg", DEVIATION_TOLERANCE_DEG, "A reached joint further than this from its command fails the job.", 0.0),
     ("fault_offset_deg", 0.0, "Injected fault: joint fault_joint reaches its command plus this (0 = no fault).", -360.0),
     ("fault_after_s", 0.0, "Injected fault: from this many simulated seconds into each job.", 0.0),
-    ("max_start_offset_deg", 0.0, "Reject a job when the arm is further than this (any joint) from the joints its verification "
-     "started at (verification.start_joints_deg); 0 = not checked.", 0.0),
+    ("max_start_offset_deg", MAX_START_OFFSET_DEG, "Reject a job when the arm is further than this (any joint) from the joints its "
+     "verification started at (verification.start_joints_deg); 0 = not checked.", 0.0),
 )
 #: (name, default, description, lower, upper) of the integer parameters.
 _INTEGERS = (
@@ -92,7 +95,9 @@ _TEXTS = (
     ("cell", "weld_cell", "Cell file (name or path): poses of named positions, stabilize times, tool stands. Empty = none."),
     ("start_position", "", "Where the robot starts; empty = the cell's initial state (else Home)."),
     ("start_tool", "", "The tool it starts with; empty = the cell's initial state (else none)."),
-    ("start_joints_deg", "", "Its joints at start, degrees comma-separated; empty = the robot spec's home_joints_deg."),
+    ("start_joints_deg", "", "Its joints at start, degrees comma-separated; empty = where the verifier assumes the robot is at the "
+     "start position without its joints (the position's taught joints, else its IK solution nearest to home_joints_deg that "
+     "touches nothing), else the robot spec's home_joints_deg."),
     ("joint_names", "", "Joint names in JointState/JointTrajectory, comma-separated in the spec's order; empty = each spec "
                        "joint's ros_name (the vendor description's, what a joint_trajectory_controller expects), else its name."),
     ("joint_states_topic", "joint_states", "sensor_msgs/JointState out: the simulated joints (relative: /joint_states in the root namespace)."),
@@ -119,7 +124,7 @@ class SimExecutor(Node):
         self._scale = float(value("time_scale"))
         self._state = start_pose(self._cell, value("start_position").strip() or None, value("start_tool").strip() or None)
         self._joint_names = _names(value("joint_names")) or ([j.ros_name or j.name for j in self._robot.joints] if self._robot else [])
-        self._joints = _start_joints(value("start_joints_deg"), self._robot)
+        self._joints = _start_joints(value("start_joints_deg"), self._robot, self._cell, self._state)
         self._contacts = contacts_for(self._robot, self._cell)
         self._fault = Fault(value("fault_joint"), float(value("fault_offset_deg")), float(value("fault_after_s")))
         if self._joints is not None and self._fault.joint > len(self._joints):
@@ -189,11 +194,10 @@ class SimExecutor(Node):
                 continue
             with self._state_lock:
                 joints = self._joints
-            offset = start_offset(job, joints) if joints else None
-            if self._max_start_offset > 0 and offset is not None and offset > self._max_start_offset:
-                self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256,
-                             message=f"the arm is {offset:.2f}° from the joints the plan was verified from (max_start_offset_deg "
-                                     f"{self._max_start_offset:g}): verify it again from the robot's joints")
+            try:
+                check_start(job, joints, self._max_start_offset)
+            except JobRejected as exc:
+                self._status(ExecutionStatus.STATE_REJECTED, msg.correlation_id, msg.sha256, message=str(exc))
                 continue
             self.get_logger().info(f"running {msg.correlation_id!r}: {len(job.segments)} steps, {job.duration_s:.2f} s simulated")
             began = self.get_clock().now()
@@ -302,8 +306,9 @@ def _names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def _start_joints(text: str, robot: Any) -> tuple[float, ...] | None:
-    """The `start_joints_deg` parameter, else the robot's home joints; None without a robot (no kinematics to follow)."""
+def _start_joints(text: str, robot: Any, cell: Any, state: RobotPose) -> tuple[float, ...] | None:
+    """The `start_joints_deg` parameter, else where the verifier assumes the robot is at its start position (so that what
+    it approves without the robot's joints runs), else the robot's home joints; None without a robot (no kinematics)."""
     if text.strip():
         try:
             joints = tuple(float(v) for v in _names(text))
@@ -314,7 +319,7 @@ def _start_joints(text: str, robot: Any) -> tuple[float, ...] | None:
             raise ParameterException(f"start_joints_deg must be {count}joint angles, finite degrees, comma-separated "
                                      "(and needs a robot)", ["start_joints_deg"])
         return joints
-    return tuple(float(v) for v in robot.home_joints_deg) if robot is not None else None
+    return verified_start(robot, cell, state)
 
 
 def _duration(seconds: float) -> DurationMsg:

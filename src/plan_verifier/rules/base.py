@@ -48,6 +48,10 @@ class Rule:
     owns: ClassVar[frozenset[ProblemKind]] = frozenset()
     #: Runs after the stages, and only when a check crashed (`ctx.options.crashes`): the fail-closed report.
     reports_crashes: ClassVar[bool] = False
+    #: Runs at every level, whether or not the level selects its stage: the rules that say a value could
+    #: not be evaluated (an undefined name, a value known only at run time), without which a level that
+    #: skips their stage would approve a target nobody could check.
+    every_level: ClassVar[bool] = False
 
     def check(self, ctx: "RuleContext") -> Iterable[Finding]:
         raise NotImplementedError

@@ -46,6 +46,11 @@ def body(name: str) -> str:
     return f"{label} ({name})" if label and label != name else name
 
 
+def angles(values) -> str:
+    """Joint angles as a message gives them: `[180, -90, 90.5, -90, -90, 0]` (degrees, 0.01°)."""
+    return "[" + ", ".join(fmt_number(round(float(v), 2)) for v in values) + "]"
+
+
 def xyz(point: tuple[float, float, float]) -> str:
     return "(" + ", ".join(fmt_number(round(v)) for v in point) + ")"
 

@@ -10,7 +10,10 @@ log and starts the verification workers, each warmed up (`serving.workers`).
 1. check the request (BAD_REQUEST); refuse closed tasks: approved before
    (ALREADY_APPROVED) or handed to the fallback (ATTEMPTS_EXHAUSTED);
 2. resolve the start state and verify in a worker process, within
-   `verify_timeout_s` (else TOO_LARGE); a crash is an INTERNAL error, never an
+   `verify_timeout_s` (else TOO_LARGE), at the request's level or the node's,
+   whichever checks more (a planner cannot ask for fewer checks than the
+   integrator configured); a rejected plan is repaired in the same worker
+   (`repair_rejected`, contract §8); a crash is an INTERNAL error, never an
    approval (fail closed);
 3. under one commit lock: decide the attempt (counted by the node), append the
    audit record (fsync'ed, with the decision), write the approved YAML
@@ -34,6 +37,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -43,6 +47,7 @@ from plan_verifier.actions import write_atomic
 from plan_verifier.findings import Severity
 from plan_verifier.graph.open import open_graph
 from plan_verifier.graph.port import GraphPort, GraphUnavailable
+from plan_verifier.pipeline import LEVELS
 from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import RobotSpec, load_robot
@@ -57,6 +62,8 @@ from plan_verifier.serving.stats import ServiceStats, StatsSnapshot
 from plan_verifier.serving.workers import Cancelled, GraphSource, Job, NotAccepting, TimedOut, Verified, WorkerFailed, WorkerPool
 
 log = logging.getLogger("plan_verifier.serving")
+#: Repairs of rejected plans remembered per service (by the plan and the inputs it was verified with).
+REPAIRS_REMEMBERED = 64
 
 #: After cancelling, how long deactivate waits for the cancelled requests to be answered (audit record, publish).
 CANCEL_GRACE_S = 10.0
@@ -82,6 +89,9 @@ class Outcome:
     closed: Closed | None = None
     #: The worker's result behind `report` (step count, graph state, which worker).
     verified: Verified | None = None
+    #: A rejected attempt's repair (contract §8's object: the repaired plan and its edits, verified or why not): it goes
+    #: into the report JSON for the planner's next attempt; the node never runs it.
+    repair: dict | None = None
 
     @property
     def approved(self) -> bool:
@@ -120,7 +130,9 @@ class Outcome:
 
     @cached_property
     def report_json(self) -> str:
-        return json.dumps(self.report.to_dict(), ensure_ascii=False) if self.report is not None else ""
+        if self.report is None:
+            return ""
+        return json.dumps({**self.report.to_dict(), **({"repair": self.repair} if self.repair is not None else {})}, ensure_ascii=False)
 
     @property
     def publishes_feedback(self) -> bool:
@@ -144,7 +156,8 @@ class VerificationService:
     def __init__(self, settings: Settings, robot: RobotSpec | None = None) -> None:
         """Open everything; ConfigError (with the reason) when the spec, graph, log directory or a worker is unusable.
 
-        `robot`: the spec the node resolved from its robot source; None = `settings.robot` (a shipped name or a YAML path).
+        `robot`: the spec the node resolved (from `robot`, or from the URDF and SRDF on robot_description);
+        None = `settings.robot` (a shipped name or a YAML path).
         """
         self.settings = settings
         self.robot = robot if robot is not None else load_robot(settings.robot)
@@ -161,6 +174,7 @@ class VerificationService:
                 cell = self._graph.snapshot()
             self.level = settings.level
             self.verify_timeout_s = settings.verify_timeout_s
+            self.repair_rejected = settings.repair_rejected
             self._ledger = AttemptLedger(settings.max_plan_attempts, settings.max_tracked_tasks)
             self._start = StartStateSource(settings.robot_state_db or None, joints_max_age_s=settings.joint_states_max_age_s)
             self.joint_names = tuple(n.strip() for n in settings.joint_state_names.split(",") if n.strip()) or tuple(
@@ -185,6 +199,8 @@ class VerificationService:
             raise
         self._actions_path = Path(settings.actions_output_path) if settings.actions_output_path.strip() else None
         self._commit = threading.Lock()
+        self._repairs: OrderedDict[tuple, dict] = OrderedDict()
+        self._repairs_lock = threading.Lock()
         self._gate = threading.Condition()
         self._active = False
         self._closed = False
@@ -335,9 +351,14 @@ class VerificationService:
             start = self._start.resolve(checked.start_position, checked.start_tool, now_ns=stamp_ns)
         except StateDbError as exc:
             return self._error(request, ErrorCode.INTERNAL, f"start state unknown: {exc}", checked.correlation_id), checked, None
-        job = Job(checked.correlation_id, checked.plan, checked.plan_format, checked.level or self.level, checked.instruction, start.position,
-                  start.tool, start.joints_deg, start.joints_source or "request", _stamp_text(stamp_ns))
+        level = self.level_for(checked)
+        repair_key = (checked.plan, checked.plan_format, level, checked.instruction, start.position, start.tool,
+                      tuple(start.joints_deg) if start.joints_deg is not None else None)
+        remembered = self._remembered_repair(repair_key) if self.repair_rejected else None
         budget = self.verify_timeout_s
+        job = Job(checked.correlation_id, checked.plan, checked.plan_format, level, checked.instruction, start.position,
+                  start.tool, start.joints_deg, start.joints_source or "request", _stamp_text(stamp_ns),
+                  repair_within_s=budget if self.repair_rejected and remembered is None else 0.0)
         try:
             verified = self._pool.run(job, budget)
         except NotAccepting:
@@ -354,9 +375,31 @@ class VerificationService:
             return self._error(request, ErrorCode.INTERNAL, f"verification failed: {exc}", checked.correlation_id), checked, start
         self._note_graph(verified)
         report = Report.from_dict(verified.report)
+        repair = None
+        if not report.approved and self.repair_rejected:
+            repair = remembered if remembered is not None else self._remember_repair(repair_key, verified.repair)
         outcome = Outcome(checked.correlation_id, checked.source, self.max_attempts, report=report, actions_yaml=verified.actions_yaml,
-                          sha256=verified.sha256, feedback=verified.feedback, verified=verified)
+                          sha256=verified.sha256, feedback=verified.feedback, verified=verified, repair=repair)
         return outcome, checked, start
+
+    def _remembered_repair(self, key: tuple) -> dict | None:
+        """The repair already made for this plan and these inputs: a repair takes seconds, and a plan retried or
+        replayed is repaired once (the worker that verifies it is then not asked to repair it again)."""
+        with self._repairs_lock:
+            if key in self._repairs:
+                self._repairs.move_to_end(key)
+                return self._repairs[key]
+        return None
+
+    def _remember_repair(self, key: tuple, repair: Any) -> dict | None:
+        if repair is None:
+            return None
+        repaired = dict(repair)
+        with self._repairs_lock:
+            self._repairs[key] = repaired
+            while len(self._repairs) > REPAIRS_REMEMBERED:
+                self._repairs.popitem(last=False)
+        return repaired
 
     def _commit_outcome(self, outcome: Outcome, request: VerifyRequest, checked: CheckedRequest | None, start: StartChoice | None,
                         stamp_ns: int, t0: float, publish: Callable[[Outcome], None] | None) -> Outcome:
@@ -400,6 +443,13 @@ class VerificationService:
             return failed
 
     # ---------------------------------------------------------------- helpers
+    def level_for(self, checked: CheckedRequest) -> str:
+        """The level a request is verified at: the one it names if that checks more than the node's `level`,
+        else the node's. A planner may ask for more checks, never for fewer (a request for BASIC would
+        otherwise skip the execution level the integrator configured)."""
+        requested = checked.level or self.level
+        return max(requested, self.level, key=LEVELS.index)
+
     def _error(self, request: VerifyRequest, code: ErrorCode, message: str, correlation_id: str | None = None) -> Outcome:
         cid = correlation_id if correlation_id is not None else safe_correlation_id(request.correlation_id)
         return Outcome(cid, request.source, self.max_attempts, error_code=code, error_msg=message)
@@ -459,7 +509,7 @@ class VerificationService:
                 "plan_sha256": hashlib.sha256(plan_bytes).hexdigest(),
                 "plan_bytes": len(plan_bytes),
                 "plan_format": checked.plan_format if checked else request.plan_format[:32],
-                "level": (checked.level or self.level) if checked else None,
+                "level": self.level_for(checked) if checked else None,
                 "instruction": checked.instruction if checked else None,
                 "claimed_attempt": checked.attempt if checked else None,
             },

@@ -12,7 +12,7 @@ decides when it may be changed (the nav2 convention):
   lifecycle manager can fix a wrong value, configure again, and the value
   shown is always the one in force;
 * `live`: read by every request (`level`, `max_plan_attempts`,
-  `verify_timeout_s`); writable at any time.
+  `verify_timeout_s`, `repair_rejected`); writable at any time.
 
 Every value is validated when the process starts, before any transition
 (`Settings.from_values`: a bad parameter file stops the process with exit
@@ -88,7 +88,9 @@ def _non_empty(name: str) -> Check:
 INTROSPECTION = ("disabled", "metadata", "contents")
 
 PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml) or a YAML file path.",
+    ParamSpec("robot", "ur10e", "Robot spec: a shipped name (config/robots/NAME.yaml), a YAML file path, a URDF file path, or "
+              "robot_description: the URDF (and SRDF) published on robot_description / robot_description_semantic, as MoveIt "
+              "reads them (a YAML whose urdf: is robot_description adds tools, home and payload to them).",
               check=_non_empty("robot")),
     ParamSpec("cell", "weld_cell", "Cell graph file for the embedded backend: a shipped name (config/cells/NAME.yaml) or a path. "
               "Ignored when graph_uri is set; empty = no graph (TDL checks only, JSON plans are rejected with R-GRF-000)."),
@@ -118,6 +120,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "robot's own in a namespace; empty = not subscribed (start position, else home_joints_deg)."),
     ParamSpec("joint_states_max_age_s", 1.0, "A /joint_states message older than this (by its header stamp, else its arrival, on the "
               "node's clock) is not used as the start.", bounds=(0.001, 3600.0)),
+    ParamSpec("robot_description_timeout_s", 10.0, "With robot: robot_description, how long configure waits for the URDF on "
+              "robot_description (transient local, as robot_state_publisher publishes it); the SRDF on "
+              "robot_description_semantic is taken when it is there by then.", bounds=(0.1, 600.0)),
     ParamSpec("joint_state_names", "", "The robot's joint names in /joint_states, comma-separated in the spec's joint order; "
               "empty = each spec joint's ros_name, else its name (only a message naming no joint is read by position, when "
               "it has exactly the robot's joints)."),
@@ -132,6 +137,10 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("verify_timeout_s", 30.0, "Time budget of one verification: a plan not verified within it is answered "
               "ERROR_TOO_LARGE (too large to verify in time; not approved, no attempt spent) and its worker is replaced.",
               stage="live", bounds=(0.1, 3600.0)),
+    ParamSpec("repair_rejected", True, "Repair each rejected plan (contract §8: plan-verify repair, every candidate verified by "
+              "the same pipeline) and put the repair in the answer's report_json as \"repair\" for the planner's next attempt; "
+              "the node never runs a repaired plan. Up to 400 steps, at most 10 s and half of what is left of verify_timeout_s.",
+              stage="live"),
     ParamSpec("max_tracked_tasks", 10_000, "How many correlation ids the attempt counter remembers (least recently used are forgotten).",
               bounds=(1, 10_000_000)),
     ParamSpec("drain_timeout_s", 10.0, "On deactivate, cleanup and shutdown, how long to wait for the verifications already "
@@ -175,12 +184,14 @@ class Settings:
     robot_state_db: str
     joint_states_topic: str
     joint_states_max_age_s: float
+    robot_description_timeout_s: float
     joint_state_names: str
     diagnostics_period_s: float
     request_queue_depth: int
     executor_threads: int
     verification_workers: int
     verify_timeout_s: float
+    repair_rejected: bool
     max_tracked_tasks: int
     drain_timeout_s: float
     semantic_grader: str

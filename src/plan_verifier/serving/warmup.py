@@ -10,8 +10,9 @@ from files that an install may lack), approved and rejected ones, so that
 the paths a request takes have all run once: TDL and JSON reading, every
 rule family, IK for joint and Cartesian targets, the Cartesian path and the
 collision sweep against the cell, the approved YAML, the repair hints of a
-rejected JSON plan and, when the semantic stage runs by default (level
-FULL), the English and Korean instruction readers. Their verdicts do not
+rejected JSON plan, the repair of the rejected plans (when `repair_rejected`)
+and, when the semantic stage runs by default (level FULL), the English and
+Korean instruction readers. Their verdicts do not
 matter and are not kept.
 """
 

@@ -50,6 +50,7 @@ from plan_verifier.graph.model import parse_cell
 from plan_verifier.graph.open import open_graph
 from plan_verifier.graph.port import GraphPort
 from plan_verifier.pipeline import Verifier
+from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import RobotSpec
 from plan_verifier.serving.cell_graph import CellGraph
@@ -63,6 +64,14 @@ log = logging.getLogger("plan_verifier.serving")
 START_TIMEOUT_S = 180.0
 #: After a failed start, the next try of a replacement waits this long.
 RESTART_DELAY_S = 2.0
+#: A rejected plan is repaired within one answer only up to this many steps, and its candidates are verified for at most
+#: this long (those after that are not verified; what is left is reported as not repaired).
+REPAIR_MAX_STEPS = 400
+REPAIR_SECONDS = 10.0
+#: Less time than this left of the budget: no repair is tried.
+REPAIR_MIN_SECONDS = 0.05
+#: The budget of each warm-up plan's repair (the rejected ones are repaired, so the repair's code has run once).
+WARM_UP_REPAIR_S = 4.0
 
 
 # ----------------------------------------------------------------------------- values that cross the pipe
@@ -102,6 +111,9 @@ class Job:
     start_joints: tuple[float, ...] | None
     start_joints_source: str
     timestamp: str | None  # the approved YAML's (node clock)
+    #: Repair the plan if it is rejected (contract §8), finishing within this many seconds of the job's start (its time
+    #: budget); 0 = do not repair.
+    repair_within_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -115,12 +127,14 @@ class Verified:
     step_count: int = 0
     graph_read: bool = False  # a cell snapshot was read (the graph is up)
     graph_down: str | None = None  # why the graph could not be read, if it could not
+    repair: Mapping[str, Any] | None = None  # a rejected plan's repair (RepairResult.to_dict()), when the job asked for one
     #: Which worker verified it: pid, verifications it had done before (warm-up included), modules it imported meanwhile.
     worker: Mapping[str, Any] = field(default_factory=dict)
 
 
 def verify_job(verifier: Verifier, job: Job) -> Verified:
     """Verify one job and derive what the node needs from the report (runs in the worker)."""
+    started = time.monotonic()
     report = verifier.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
                              start_position=job.start_position, start_tool=job.start_tool, start_joints=job.start_joints,
                              start_joints_source=job.start_joints_source)
@@ -130,9 +144,38 @@ def verify_job(verifier: Verifier, job: Job) -> Verified:
                                      graph_fingerprint=report.cell.fingerprint if report.cell is not None else None,
                                      timestamp=job.timestamp)
     down = report.could_not_run(Category.GRAPH)
+    repair = None
+    if job.repair_within_s > 0 and not report.approved:
+        repair = _repair(verifier, job, report, deadline=started + job.repair_within_s)
     return Verified(report=report.to_dict(), feedback=feedback_text(report), actions_yaml=actions, sha256=sha,
                     step_count=len(report.plan.steps) if report.plan is not None else 0, graph_read=report.cell is not None,
-                    graph_down=down.message if down is not None else None)
+                    graph_down=down.message if down is not None else None, repair=repair)
+
+
+def _repair(verifier: Verifier, job: Job, report: Report, deadline: float) -> dict | None:
+    """The repair of a rejected plan, verified with the job's inputs; None when the plan is too long to repair here, when
+    too little of the time budget is left, or when the repair fails (logged: it never changes the verdict).
+
+    Its candidates are verified for at most REPAIR_SECONDS and at most half of what is left of the job's time budget
+    (the other half covers the candidate being verified when that runs out): a repair never turns a verdict into
+    TOO_LARGE."""
+    if report.plan is None or len(report.plan.steps) > REPAIR_MAX_STEPS:
+        return None  # a program that long is rewritten by its planner, not repaired within one answer
+    now = time.monotonic()
+    seconds = min(REPAIR_SECONDS, (deadline - now) / 2.0)
+    if seconds < REPAIR_MIN_SECONDS:
+        log.warning("%s: not repaired: only %.2f s of verify_timeout_s left", job.correlation_id, max(0.0, deadline - now))
+        return None
+    from plan_verifier.repair import Verification, repair_plan
+
+    try:
+        verification = Verification(verifier, level=job.level, instruction=job.instruction, start_position=job.start_position,
+                                    start_tool=job.start_tool, start_joints=job.start_joints,
+                                    start_joints_source=job.start_joints_source, deadline=now + seconds)
+        return repair_plan(job.plan, verification, job.plan_format).to_dict()
+    except Exception:  # noqa: BLE001 - the rejection stands without its repair
+        log.exception("repair of %s failed", job.correlation_id)
+        return None
 
 
 @dataclass(frozen=True)
@@ -192,7 +235,8 @@ def _serve(inbox: Connection, outbox: Connection, settings: Settings, robot: Rob
         for plan in warm_up_plans(robot, cell, settings.level):
             try:
                 sample = verify_job(verifier, Job("warm-up", plan.plan, "auto", plan.level or settings.level, plan.instruction,
-                                                  None, None, None, "request", None))
+                                                  None, None, None, "request", None,
+                                                  repair_within_s=WARM_UP_REPAIR_S if settings.repair_rejected else 0.0))
             except Exception as exc:
                 raise RuntimeError(f"warm-up plan {plan.label!r} failed: {exc.__class__.__name__}: {exc}") from exc
             labels.append(plan.label)

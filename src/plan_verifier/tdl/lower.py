@@ -11,6 +11,7 @@ nested call) become typed problems that the syntax rules word.
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 from dataclasses import dataclass, field, replace
@@ -21,10 +22,17 @@ from plan_verifier.findings import Span
 from plan_verifier.ir import (
     CARTESIAN,
     JOINT,
+    MALFORMED,
+    NO_COORDINATES,
+    NON_FINITE,
+    RUNTIME,
+    UNDEFINED,
+    UNSUPPORTED,
     Arg,
     BinOp,
     Binding,
     Call,
+    Cause,
     CommandDef,
     Constant,
     Definition,
@@ -51,6 +59,9 @@ from plan_verifier.tdl.parser import CommandDecl, DefineDecl, GoalDecl, HeaderDe
 from plan_verifier.tdl.scanner import Tokens
 
 POSE_CONSTRUCTORS = {"PosJ": JOINT, "PosX": CARTESIAN, "PosY": CARTESIAN}
+#: Names that spell a number that is not finite (`nan`, `inf`): a non-finite number, never a name —
+#: unless the program binds them.
+_NON_FINITE_NAMES = frozenset({"nan", "inf", "infinity"})
 _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 _HEADER_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*:\s*(.*?)\s*$")
 
@@ -104,6 +115,11 @@ class _Lowerer:
         self.header: list[HeaderEntry] = []
         self.command_defs: list[CommandDef] = []
         self.env = _Env()
+        self._defines: dict[str, DefineDecl] = {}  # DEFINEs not read yet (a DEFINE may name a later one)
+        self._reading: set[str] = set()  # DEFINEs being read (a DEFINE that names itself)
+        self._read: set[int] = set()  # DEFINEs read (by id)
+        self._loop_variables: set[str] = set()
+        self._non_finite_seen: set[Span] = set()
         self._sited: set[tuple] = set()
         self._graph_sited: set[str] = set()
         self._literal_seen: set[tuple[int, int]] = set()
@@ -130,8 +146,14 @@ class _Lowerer:
                 goals.append(_GoalDecl(item.name, item, item.statements))
             else:
                 self.read_command_def(item)
+        for define in reversed(defines):
+            self._defines[define.name] = define  # the first DEFINE of a name, for one that names it earlier
         for define in defines:
-            self.read_define(define)
+            if id(define) not in self._read:
+                self.read_define(define)
+        bindings = self.env.bindings
+        for definition in self.definitions:  # DEFINEs are program-wide: their names resolve against every DEFINE
+            self.reference(definition.value, None, f"DEFINE {definition.name}", bindings)
         self.execute(goals)
         self.link_later_assigns()
         plan_goals = tuple(
@@ -182,21 +204,31 @@ class _Lowerer:
         value = decl.value
         span = decl.span
         name = decl.name
+        if self._defines.get(name) is decl:
+            del self._defines[name]
+        self._read.add(id(decl))
+        self._reading.add(name)
         pose = None
+        context = f"DEFINE {name}"
         if isinstance(value, Call) and value.name in POSE_CONSTRUCTORS:
-            self.collect_literals(value, f"DEFINE {name}")
-            pose = self.pose_of(value, name=name, origin="define")
+            self.collect_literals(value, context)
+            evaluated = self.pose_of(value, name=name, origin="define")
+            pose = evaluated if type(evaluated) is Pose else None
         elif isinstance(value, TupleValue):
             self.problem(K.DEFINE_MISSING_POS_TYPE, value.span, line=span.line, name=name, text=self.tokens.slice(value.span))
+            evaluated = Unresolved(name, (Cause(MALFORMED, self.tokens.slice(value.span), value.span),))
         else:
-            self.collect_literals(value, f"DEFINE {name}")
+            self.collect_literals(value, context)
             self.problem(K.DEFINE_NOT_A_POSE, getattr(value, "span", None) or span, line=span.line, name=name)
+            evaluated = Unresolved(name, (Cause(MALFORMED, self.source_of(value), getattr(value, "span", None)),))
+        self._reading.discard(name)
+        self.non_finite(evaluated, None, context)
         definition = Definition(name, "define", value, span, decl.name_span, None, pose)
         self.definitions.append(definition)
         self.env.bindings[name] = definition
-        self.env.values[name] = pose if pose is not None else Unresolved(name)
+        self.env.values[name] = pose if pose is not None else Unresolved(name, getattr(evaluated, "causes", ()))
         if pose is not None:
-            self.site(pose, pose.span or span, None, f"DEFINE {name}")
+            self.site(pose, pose.span or span, None, context)
 
     # ------------------------------------------------------------------ execution order
     def execute(self, goals: list[_GoalDecl]) -> None:
@@ -269,13 +301,16 @@ class _Lowerer:
         for pname, value in args.items():
             ptype = types[pname]
             kind = type(value)
-            if kind is Number:  # the common case: no names in it, and its value is its number
+            if kind is Number and value.value - value.value == 0.0:  # the common case: a finite number, its own value
                 params[pname] = value.value
                 continue
-            if ptype in _REFERENCING or (command == "Assign" and pname == "source"):
+            needed = ptype in _REFERENCING or (command == "Assign" and pname == "source")
+            if needed:
                 self.reference(value, index, pname)
             resolved = value.name if ptype == "symbol" and kind is Ref else self.evaluate(value)
             params[pname] = resolved
+            if needed:
+                self.non_finite(resolved, index, f"{command}.{pname}")
             if ptype == "pose":
                 if type(resolved) is Pose:
                     poses.append((pname, resolved))
@@ -293,6 +328,8 @@ class _Lowerer:
         self.steps.append(step)
         if command == "Assign":
             self.assign(step, args)
+        elif command == "For" and type(args.get("variable")) is Ref:
+            self._loop_variables.add(args["variable"].name)
         return index
 
     def assign(self, step: Step, args: Mapping[str, Value]) -> None:
@@ -312,7 +349,8 @@ class _Lowerer:
         if pose is not None and not (isinstance(source, Ref)):
             self.site(pose, getattr(source, "span", None) or step.span, step.index, f"Assign {dest.name}")
 
-    def reference(self, value: Value, step: int, param: str) -> None:
+    def reference(self, value: Value, step: int | None, param: str, bindings: Mapping[str, Definition] | None = None) -> None:
+        """Record every name in `value` that must be defined: one whose value the verifier needs."""
         if type(value) is Ref:
             refs: list[Ref] = [value]
         elif type(value) in _NESTING:
@@ -320,11 +358,28 @@ class _Lowerer:
             _collect(value, Ref, refs)
         else:
             return
-        bindings, positions = self.env.bindings, self.positions
+        bindings = self.env.bindings if bindings is None else bindings
+        positions = self.positions
         for ref in refs:
             definition = bindings.get(ref.name)
+            if definition is None and ref.name.lower() in _NON_FINITE_NAMES:
+                continue  # a number that is not finite, not a name (R-SYN-011)
             graph = definition is None and ref.name in positions
             self.references.append(_reference(ref.name, ref.span, step, param, definition, None, graph))
+
+    def non_finite(self, value: Any, step: int | None, context: str) -> None:
+        """Record each number in a value the verifier needs that is not finite (nan, inf, 1e999, x/0), once."""
+        if type(value) is list:
+            for item in value:
+                self.non_finite(item, step, context)
+            return
+        if type(value) is not Unresolved:
+            return
+        seen = self._non_finite_seen
+        for cause in value.causes:
+            if cause.kind == NON_FINITE and cause.span not in seen:
+                seen.add(cause.span)
+                self.problem(K.NON_FINITE_NUMBER, cause.span, step, text=cause.text, context=context)
 
     def nested_calls(self, value: Value, step: int, command: str, arg_name: str | None) -> None:
         """The calls inside an argument: pose literals (for the arity rules), and calls that cannot be there."""
@@ -361,79 +416,125 @@ class _Lowerer:
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, value: Value) -> Any:
+        """The value of an expression before the program runs: a number, text, constant, Pose, list, or
+        `Unresolved` with the causes that keep it from being known."""
         kind = type(value)
-        if kind is Number or kind is Text or kind is Constant:
+        if kind is Number:
+            number = value.value
+            if number - number == 0.0:
+                return number
+            return Unresolved(value.text, (Cause(NON_FINITE, value.text, value.span),))
+        if kind is Text or kind is Constant:
             return value.value
         if kind is Ref:
-            if value.name in self.env.values:
-                found = self.env.values[value.name]
-                if type(found) is Pose and found.name != value.name:
-                    return _renamed(found, value.name)
-                return found
-            if value.name in self.positions:
-                coords = self.positions[value.name]
-                if coords is not None and len(coords) >= 3:
-                    vals = tuple(float(c) for c in coords) + (0.0,) * (6 - len(coords))
-                    return Pose(CARTESIAN, vals[:6], "PosX", value.name, value.span, "graph")
-            return Unresolved(value.name)
+            return self._name(value)
         if kind is Call:
             if value.name in POSE_CONSTRUCTORS:
-                pose = self.pose_of(value)
-                return pose if pose is not None else Unresolved(self.source_of(value))
+                return self.pose_of(value)
             if value.name == "Trans":
-                numbers = self._numbers(value.args, 6)
-                return Pose("offset", numbers, "Trans", None, value.span) if numbers else Unresolved(self.source_of(value))
-            return Unresolved(self.source_of(value))
+                numbers = self._numbers(value, 6)
+                return Pose("offset", numbers, "Trans", None, value.span) if type(numbers) is tuple else numbers
+            text = self.source_of(value)
+            spec = cat.lookup(value.name)
+            if spec is not None and spec.returns:  # reads the robot or its I/O as the program runs
+                return Unresolved(text, (Cause(RUNTIME, text, value.span),))
+            return Unresolved(text, (Cause(MALFORMED, text, value.span),))  # an unknown function, a command (R-SYN-*)
         if kind is ListValue:
             return [self.evaluate(v) for v in value.items]
         if kind is BinOp:
             return self._binop(value)
-        return Unresolved(self.source_of(value))
+        text = self.source_of(value)
+        return Unresolved(text, (Cause(MALFORMED, text, getattr(value, "span", None)),))
+
+    def _name(self, ref: Ref) -> Any:
+        name = ref.name
+        values = self.env.values
+        if name not in values and name in self._defines:
+            self.read_define(self._defines[name])  # DEFINE is program-wide: one may name a later one
+        if name in values:
+            found = values[name]
+            if type(found) is Pose and found.name != name:
+                return _renamed(found, name)
+            if type(found) is Unresolved:
+                return Unresolved(name, found.causes)
+            return found
+        if name in self._reading:
+            return Unresolved(name, (Cause(UNSUPPORTED, f"'{name}' is defined in terms of itself", ref.span),))
+        if name in self.positions:
+            coords = self.positions[name]
+            if coords is not None and len(coords) >= 3:
+                vals = tuple(float(c) for c in coords) + (0.0,) * (6 - len(coords))
+                return Pose(CARTESIAN, vals[:6], "PosX", name, ref.span, "graph")
+            return Unresolved(name, (Cause(NO_COORDINATES, name, ref.span),))
+        if name in self._loop_variables:
+            return Unresolved(name, (Cause(RUNTIME, name, ref.span),))
+        if name.lower() in _NON_FINITE_NAMES:
+            return Unresolved(name, (Cause(NON_FINITE, name, ref.span),))
+        return Unresolved(name, (Cause(UNDEFINED, name, ref.span),))
 
     def _binop(self, value: BinOp) -> Any:
         left, right = self.evaluate(value.left), self.evaluate(value.right)
+        if type(left) is Unresolved or type(right) is Unresolved:
+            causes = getattr(left, "causes", ()) + getattr(right, "causes", ())
+            return Unresolved(self.source_of(value), causes)
         if _is_num(left) and _is_num(right) and value.op in _ARITHMETIC:
             try:
-                return _ARITHMETIC[value.op](left, right)
-            except (ZeroDivisionError, OverflowError):
-                return Unresolved(self.source_of(value))
+                result = _ARITHMETIC[value.op](left, right)
+            except ZeroDivisionError:
+                result = math.nan
+            if math.isfinite(result):
+                return result
+            text = self.source_of(value)
+            return Unresolved(text, (Cause(NON_FINITE, text, value.span),))
         if value.op == "*" and isinstance(left, Pose) and left.kind == CARTESIAN and isinstance(right, Pose) and right.kind == "offset":
             from plan_verifier.orientation import offset_in_base_frame, offset_in_tool_frame
 
             base = offset_in_base_frame(left.values, right.values)
             tool = offset_in_tool_frame(left.values, right.values, self.convention)
+            if not all(math.isfinite(v) for v in base + tool):
+                text = self.source_of(value)
+                return Unresolved(text, (Cause(NON_FINITE, text, value.span),))
             alternatives = () if _close(base, tool) else (tool,)
             note = None if not alternatives else (
                 f"'{self.tokens.slice(value.span)}': TDL does not fix the frame of Trans; "
                 f"base frame gives z={base[2]:g}, tool frame gives z={tool[2]:g}")
             return Pose(CARTESIAN, base, left.constructor, None, value.span, "inline", alternatives, note)
-        return Unresolved(self.source_of(value))
+        text = self.source_of(value)
+        return Unresolved(text, (Cause(UNSUPPORTED, text, value.span),))
 
-    def _numbers(self, args: Sequence[Arg], count: int) -> tuple[float, ...] | None:
-        """The first `count` arguments as numbers, if they are all positional numbers."""
-        if len(args) < count:
-            return None
-        for a in args:
-            if a.name or type(a.value) is Elided:
-                return None
+    def _numbers(self, call: Call, count: int) -> tuple[float, ...] | Unresolved:
+        """The first `count` arguments of a pose constructor as finite numbers, or why they are not."""
+        args = call.args
+        text = self.source_of(call)
+        if len(args) < count or any(a.name or type(a.value) is Elided for a in args):
+            return Unresolved(text, (Cause(MALFORMED, text, call.span),))  # R-SYN-003/004
         out = []
+        causes: tuple[Cause, ...] = ()
         for a in args[:count]:
             value = a.value
-            v = value.value if type(value) is Number else self.evaluate(value)
-            if type(v) is not float and not _is_num(v):
-                return None
-            out.append(float(v))
-        return tuple(out)
+            v = value.value if type(value) is Number and value.value - value.value == 0.0 else self.evaluate(value)
+            if type(v) is float or _is_num(v):
+                out.append(float(v))
+            elif type(v) is Unresolved:
+                causes += v.causes
+            else:  # text, a constant, a pose where a number belongs
+                causes += (Cause(MALFORMED, f"'{self.source_of(value)}' is not a number", getattr(value, "span", None)),)
+        return Unresolved(text, causes) if causes else tuple(out)
 
-    def pose_of(self, call: Call, *, name: str | None = None, origin: str = "inline") -> Pose | None:
-        """Evaluate a PosJ/PosX/PosY constructor; None when its arguments are not 6 (7) numbers."""
+    def pose_of(self, call: Call, *, name: str | None = None, origin: str = "inline") -> Pose | Unresolved:
+        """Evaluate a PosJ/PosX/PosY constructor (6 numbers, PosX/PosY 7 with `sol`), or say why it cannot be."""
         kind = POSE_CONSTRUCTORS[call.name]
         allowed = (6,) if kind == JOINT else (6, 7)
         if len(call.args) not in allowed:
-            return None
-        numbers = self._numbers(call.args, 6)
-        if numbers is None:
-            return None
+            text = self.source_of(call)
+            return Unresolved(text, (Cause(MALFORMED, text, call.span),))  # R-SYN-003/004
+        numbers = self._numbers(call, 6)
+        if type(numbers) is not tuple:
+            return numbers
+        if len(call.args) == 7:  # the solution space: a name or a number, but not one that is not finite
+            sol = self.evaluate(call.args[6].value)
+            if type(sol) is Unresolved and any(c.kind == NON_FINITE for c in sol.causes):
+                return Unresolved(self.source_of(call), tuple(c for c in sol.causes if c.kind == NON_FINITE))
         return Pose(kind, numbers, call.name, name, call.span, origin)
 
     # ------------------------------------------------------------------ pose sites
@@ -570,8 +671,9 @@ def type_problem(expected: str, value: Value) -> str | None:
 _UNTYPED = frozenset({"any", "condition"})
 #: Values that may hold other values (and so calls and names).
 _NESTING = frozenset({Call, ListValue, TupleValue, BinOp})
-#: Parameter types whose names must be defined (R-CON-001 reads the references).
-_REFERENCING = frozenset({"pose", "pose_list", "number"})
+#: Parameter types the verifier evaluates: their names must be defined (R-CON-001 reads the references)
+#: and their values known before the program runs (R-CON-008).
+_REFERENCING = frozenset({"pose", "pose_list", "number", "value"})
 
 
 def _collect(value: Value, wanted: type, out: list) -> None:

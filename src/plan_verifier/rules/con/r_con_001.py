@@ -17,18 +17,23 @@ class RCon001(Rule):
     """Every position or variable a command uses is defined before it is used.
 
     Names in pose parameters (``target_pose``, ``via_pose``, ``pose_list``), in
-    numeric parameters and in an ``Assign`` source must be bound by ``DEFINE``
-    (program-wide), by an ``Assign`` that runs earlier in execution order (a GOAL
-    called from a Main GOAL runs where it is called), by a ``For`` loop, or be a
-    position of the cell graph. A name that an ``Assign`` binds only later is
+    numeric parameters, in a motion's ``tool`` and an output's ``value``, in an
+    ``Assign`` source and anywhere in a ``DEFINE``'s pose (``PosX(x_off, ...)``)
+    must be bound by ``DEFINE`` (program-wide), by an ``Assign`` that runs
+    earlier in execution order (a GOAL called from a Main GOAL runs where it is
+    called), by a ``For`` loop, or be a position of the cell graph. A name that an ``Assign`` binds only later is
     reported as used before it is assigned; any other unknown name gets the
-    closest defined name as a suggestion. Each use is reported at its line.
+    closest defined name as a suggestion. Each use is reported at its line and
+    column. A value built from an undefined name cannot be evaluated, so this
+    rule runs at every level (BASIC too). ``nan`` and ``inf`` are not names but
+    numbers that are not finite (R-SYN-011).
 
     **Unsafe**::
 
         DEFINE A_Safe_Pose = PosX(0, 0, 150, 0, 0, 0);
         ...
         SPAWN MoveLinear(target_pose=B_Safe_Pose, ...)  // Error: not defined
+        DEFINE B_Safe_Pose = PosX(foo, 0, 150, 0, 0, 0);  // Error: 'foo' is defined nowhere
 
     **Safe**::
 
@@ -42,6 +47,7 @@ class RCon001(Rule):
     severity = Severity.CRITICAL
     category = Category.CONSISTENCY
     reason_code = "self_inconsistency"
+    every_level = True
 
     def check(self, ctx):
         plan = ctx.plan
@@ -57,6 +63,8 @@ class RCon001(Rule):
             span = ref.span or (plan.step(ref.step).span if ref.step else None)
             line = span.line if span else "?"
             message = f"Undefined {kind} reference '{ref.name}' at line {line}"
+            if ref.step is None:  # in a DEFINE: every value of it must be a number or a defined name
+                message = f"Undefined name '{ref.name}' in {ref.param} at line {line}"
             evidence = {"name": ref.name, "kind": kind, "param": ref.param}
             later = ref.defined_later
             if later is not None:
@@ -69,6 +77,8 @@ class RCon001(Rule):
             if guess:
                 evidence["closest"] = guess[0]
                 suggestion = f"Did you mean '{guess[0]}'?"
+            elif ref.step is None:
+                suggestion = f"Write the number '{ref.name}' stands for"
             elif kind == "position":
                 suggestion = f"Define it: DEFINE {ref.name} = PosX(x, y, z, rx, ry, rz);"
             else:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from plan_verifier.ir import fmt_number
 from plan_verifier.motion.verified import JOINT_TOLERANCE_DEG, step_motions
 from plan_verifier.rules import register
-from plan_verifier.rules.execution import ExecutionRule
+from plan_verifier.rules.execution import ExecutionRule, angles
 
 
 @register
@@ -60,7 +60,7 @@ class RKin007(ExecutionRule):
             if computed is None and _reported_elsewhere(motion.step, step, execution, ctx):
                 continue
             if computed is None:
-                yield self.finding(f"{label} carries joint target {_angles(motion.joints_deg)}, but the verifier simulated no "
+                yield self.finding(f"{label} carries joint target {angles(motion.joints_deg)}, but the verifier simulated no "
                                    f"complete motion for it now", span=motion.span, step=motion.step,
                                    evidence={"step": motion.step, "approved_deg": list(motion.joints_deg)},
                                    suggestion="Verify the plan again and run the file it writes")
@@ -72,9 +72,9 @@ class RKin007(ExecutionRule):
                             key=lambda j: abs(computed.joints_deg[j] - motion.joints_deg[j]))
                 delta = abs(computed.joints_deg[worst] - motion.joints_deg[worst])
                 yield self.finding(
-                    f"{label}: the approved joint target {_angles(motion.joints_deg)} is not the one the verifier computes now "
-                    f"{_angles(computed.joints_deg)} (joint {worst + 1} differs by {fmt_number(round(delta, 3))}°, from the start "
-                    f"{_angles(execution.start.joints_deg)} ({execution.start.source})); the robot would run a configuration "
+                    f"{label}: the approved joint target {angles(motion.joints_deg)} is not the one the verifier computes now "
+                    f"{angles(computed.joints_deg)} (joint {worst + 1} differs by {fmt_number(round(delta, 3))}°, from the start "
+                    f"{angles(execution.start.joints_deg)} ({execution.start.source})); the robot would run a configuration "
                     f"that was not checked",
                     span=motion.span, step=motion.step,
                     evidence={"step": motion.step, "approved_deg": list(motion.joints_deg), "computed_deg": list(computed.joints_deg),
@@ -92,6 +92,3 @@ def _reported_elsewhere(index: int, step, execution, ctx) -> bool:
         return False
     return ctx.cell is None or step.target_name not in ctx.cell.positions
 
-
-def _angles(values) -> str:
-    return "[" + ", ".join(fmt_number(round(float(v), 2)) for v in values) + "]"

@@ -52,7 +52,7 @@ class RSaf001(Rule):
                 if point.by_kinematics:
                     continue
                 distance = math.dist(point.xyz, (0.0, 0.0, 0.0))
-                if distance > reach:
+                if not distance <= reach:  # a coordinate that is not finite is out of reach too (NaN compares false)
                     yield self.finding(
                         f"Position {site.pose.label} at {format_xyz(point.xyz)} exceeds robot reach of {fmt_number(reach)}mm"
                         + describe(point, site.pose),

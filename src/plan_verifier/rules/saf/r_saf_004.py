@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 from plan_verifier.analysis.points import describe, pose_points
 from plan_verifier.findings import Category, Severity
 from plan_verifier.ir import fmt_number
@@ -41,11 +43,11 @@ class RSaf004(Rule):
             points = pose_points(site.pose, ctx.robot)
             if not points:
                 continue
-            point = min(points, key=lambda p: p.xyz[2])
+            point = min(points, key=lambda p: p.xyz[2] if p.xyz[2] == p.xyz[2] else -math.inf)
             z = point.xyz[2]
             shown = fmt_number(round(z, 1))
             evidence = {"z_mm": round(z, 1), "position": site.pose.label}
-            if z < limits.min_mm:
+            if not z >= limits.min_mm:  # NaN compares false: a height that is not finite is below the floor too
                 yield self.finding(f"Z-coordinate {shown}mm is below ground level (z={fmt_number(limits.min_mm)})" + describe(point, site.pose),
                                    span=site.span, step=site.step, evidence={**evidence, "min_mm": limits.min_mm},
                                    suggestion=f"Keep targets at z >= {fmt_number(limits.warn_below_mm)} mm")

@@ -18,7 +18,11 @@ class RSaf008(Rule):
     The HEADER entry ``PAYLOAD_KG`` and every ``SetWorkpieceWeight(weight,
     cog)`` are compared with ``rated_payload_kg`` of the robot spec. A payload
     above the rating overloads the arm; a negative weight is meaningless and
-    makes the controller's load compensation wrong. Both are CRITICAL.
+    makes the controller's load compensation wrong. Both are CRITICAL, and so
+    is a ``PAYLOAD_KG`` that is not a number of kg (``heavy``, ``nan``): a
+    payload that cannot be compared with the rating is not approved. A robot
+    read from a URDF alone has no rated payload: a positive payload is then a
+    WARNING that it was not checked.
 
     **Unsafe**::
 
@@ -35,13 +39,19 @@ class RSaf008(Rule):
     id = "R-SAF-008"
     name = "payload"
     severity = Severity.CRITICAL
+    emits = (Severity.CRITICAL, Severity.WARNING)
     category = Category.SAFETY
 
     def check(self, ctx):
         entry = ctx.plan.header_value("PAYLOAD_KG")
         if entry is not None:
             weight = _weight(entry.value)
-            if weight is not None:
+            if weight is None:  # a declared payload nobody can compare with the rating is not approved either
+                yield self.finding(f"Payload '{entry.value}' (HEADER PAYLOAD_KG) is not a number of kg: it was not checked",
+                                   span=entry.span, evidence={"payload": str(entry.value), "source": "HEADER PAYLOAD_KG",
+                                                              "reason_code": "insufficient_evidence"},
+                                   suggestion="Give the workpiece mass as a number of kg, e.g. PAYLOAD_KG: 2.5")
+            else:
                 yield from self._judge(ctx, weight, "HEADER PAYLOAD_KG", entry.span, None)
         for step in ctx.plan.steps:
             if step.command == "SetWorkpieceWeight":
@@ -55,6 +65,11 @@ class RSaf008(Rule):
         if weight < 0:
             yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) is negative", span=span, step=step,
                                evidence=evidence, suggestion="Give the workpiece mass in kg (0 or more)")
+        elif rated is None:
+            if weight > 0:
+                yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) is not checked: the robot model gives no rated "
+                                   f"payload (a URDF has none)", severity=Severity.WARNING, span=span, step=step,
+                                   evidence=evidence, suggestion="Give rated_payload_kg in a robot spec YAML that names the URDF")
         elif weight > rated:
             yield self.finding(f"Payload {fmt_number(weight)} kg ({source}) exceeds the rated payload of "
                                f"{fmt_number(rated)} kg of the {ctx.robot.model}",

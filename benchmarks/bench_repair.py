@@ -1,0 +1,110 @@
+"""Verified repair (issue 15): how many rejected plans come back repaired and verified, and how fast.
+
+Two sets:
+- generated: target-only pick-and-place programs (`evaluation.target_only`: targets checked
+  against reach and height only, a home somewhere, MoveLinear everywhere; 32 motions each),
+  for UR3e, UR10e and M1013, with no cell and in both shipped cells;
+- corpus: the TDL programs of ../shared/corpus/tdl (UR10e, no cell).
+
+For each rejected plan: repaired and verified (approved by the whole pipeline), reported not
+repairable with a target-level reason (no solution for a target, every solution in collision,
+a target or setting out of the robot's limits, a finding that is not about motions), or given
+up on (a motion finding the strategies could not remove); the repair's time (median, p95); and
+whether any repaired plan's gripper/IO events moved (task preserved, compared for every one).
+The peer, measured in the same run: the hand repair of the issue — every MoveLinear made a
+MoveJoint — and how many of the same rejected plans it gets approved.
+
+    .venv/bin/python benchmarks/bench_repair.py [--seeds 8] [--robots ur3e,ur10e,m1013]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from plan_verifier.evaluation.target_only import target_only_program  # noqa: E402
+from plan_verifier.graph.open import open_graph  # noqa: E402
+from plan_verifier.pipeline import Verifier  # noqa: E402
+from plan_verifier.repair import Verification, repair_plan  # noqa: E402
+from plan_verifier.repair.model import MotionModel  # noqa: E402
+from plan_verifier.repair.task import task_difference, task_events  # noqa: E402
+from plan_verifier.robots.spec import load_robot  # noqa: E402
+
+CORPUS = ROOT.parent.parent / "shared" / "corpus" / "tdl"
+#: Reasons that say the plan cannot be saved by a motion change (the rest: the strategies gave up).
+TARGET_LEVEL = ("every solution", "no inverse-kinematics solution", "outside the joint limits", "outside the robot's limits",
+                "a repair never moves a target", "not its motions", "not a motion", "could not be read", "cell graph",
+                "instruction asks", "does not define", "above the robot's rating", "could not simulate")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=8)
+    parser.add_argument("--robots", default="ur3e,ur10e,m1013")
+    parser.add_argument("--cells", default="none,assembly_cell,weld_cell")
+    args = parser.parse_args()
+    cases = []
+    for robot in args.robots.split(","):
+        spec = load_robot(robot)
+        for cell in args.cells.split(","):
+            for seed in range(args.seeds):
+                cases.append(("generated", spec, None if cell == "none" else cell, target_only_program(spec, seed).text))
+    corpus = Path(CORPUS) if Path(CORPUS).is_dir() else Path("/work/shared/corpus/tdl")
+    for path in sorted(corpus.glob("*")):
+        if path.suffix in (".tdl", ".txt"):
+            cases.append(("corpus", load_robot("ur10e"), None, path.read_text(encoding="utf-8")))
+    rows = {"generated": [], "corpus": []}
+    verifiers: dict = {}
+    for kind, spec, cell, text in cases:
+        key = (spec.name, cell)
+        if key not in verifiers:
+            verifiers[key] = Verifier(spec, graph=open_graph(cell=cell) if cell else None)
+        verifier = verifiers[key]
+        t0 = time.perf_counter()
+        result = repair_plan(text, Verification(verifier))
+        seconds = time.perf_counter() - t0
+        if result.original.approved:
+            rows[kind].append(("approved", seconds, None, None))
+            continue
+        naive = verifier.verify(re.sub(r"\bMoveLinear\(", "MoveJoint(", text)).approved
+        moved = None
+        if result.verified and result.edits:
+            model = MotionModel(spec, result.report.cell)
+            moved = task_difference(task_events(result.original.plan, model, result.original.cell),
+                                    task_events(result.report.plan, model, result.report.cell)) is not None
+        if result.verified:
+            outcome = "repaired"
+        elif all(any(reason in u.why for reason in TARGET_LEVEL) for u in result.unrepaired):
+            outcome = "not repairable"
+        else:
+            outcome = "gave up"
+        rows[kind].append((outcome, seconds, naive, moved))
+    for kind, found in rows.items():
+        rejected = [r for r in found if r[0] != "approved"]
+        if not rejected:
+            print(f"{kind}: {len(found)} plans, none rejected")
+            continue
+        times = sorted(r[1] for r in rejected)
+        p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+        share = {o: sum(1 for r in rejected if r[0] == o) for o in ("repaired", "not repairable", "gave up")}
+        naive = sum(1 for r in rejected if r[2])
+        moved = sum(1 for r in rejected if r[3])
+        print(f"{kind}: {len(found)} plans, {len(rejected)} rejected")
+        for outcome, count in share.items():
+            print(f"  {outcome:<15} {count:4d}  {count / len(rejected):6.1%}")
+        print(f"  peer (every MoveLinear -> MoveJoint) approved: {naive} ({naive / len(rejected):.1%}); "
+              f"verified repair / peer = {share['repaired'] / max(naive, 1):.1f}x")
+        print(f"  repair time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s")
+        print(f"  repaired plans whose gripper/IO events moved: {moved}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
