@@ -2,11 +2,15 @@
 
 The sweep refines each motion until its segments are proven clear or short; how
 far beyond the clearance a sample's distance must be exact depends on that
-sample's own segments only, so a motion swept with others gives exactly what it
-gives alone — which is what lets a swept motion be remembered and reused.
+sample's own segments only, and the distance engine computes element-wise, so a
+motion swept with others gives exactly what it gives alone — which is what lets
+a swept motion be remembered and reused, and a plan's report be the same
+whatever the process verified before.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,11 +18,13 @@ import pytest
 from plan_verifier.collision.frames import pose_matrix
 from plan_verifier.collision.scene import Obstacle, Scene
 from plan_verifier.collision.shapes import Box, Cylinder
+from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.kinematics.arm import arm_for
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.kinematics.ik_numeric import solve_numeric
 from plan_verifier.motion import sweep as sweeping
 from plan_verifier.motion.paths import joint_at, joint_samples
+from plan_verifier.pipeline import Verifier
 from plan_verifier.robots.spec import load_robot
 
 FIELDS = ("s", "q", "world", "world_target", "world_points", "own", "own_points")
@@ -109,3 +115,74 @@ def test_an_unreachable_targets_miss_is_solved_once_and_is_the_solvers(arm) -> N
     direct = solve_numeric(arm.chain, target, arm._seeds(arm.home))
     assert first.position_miss_mm == direct.position_miss_mm
     np.testing.assert_array_equal(first.closest, direct.closest)
+
+
+#: Contract §7's fixture cell: Fixture_1, a 200 x 300 x 250 mm box at x = 600.
+FIXTURE_CELL = Path(__file__).parent / "fixtures" / "cells" / "fixture_cell.yaml"
+
+
+def _plan(*targets: tuple[float, float, float]) -> str:
+    moves = "".join(f"    SPAWN MoveLinear(PosX({x}, {y}, {z}, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n" for x, y, z in targets)
+    return f"GOAL Execute_Process() {{\n{moves}    SPAWN End() WITH WAIT;\n}}\n"
+
+
+#: R-COL-002's case: the tool runs through Fixture_1 (equally deep over 40-60 % of the second motion) ...
+THROUGH = _plan((400, 0, 150), (800, 0, 150))
+#: ... and plans that share its motions, swept with other motions in other batches.
+SHARING = [
+    _plan((400, 0, 150), (400, 0, 450), (800, 0, 450), (800, 0, 150)),
+    _plan((400, 0, 150), (800, 0, 150), (800, 0, 450)),
+    _plan((400, 0, 450), (400, 0, 150), (800, 0, 150), (800, 0, 300), (500, 200, 300)),
+    "GOAL Execute_Process() {\n    SPAWN MoveJoint(PosJ(180, -90, 160, 90, -90, 0), 60, 60, 0, 0) WITH WAIT;\n"
+    "    SPAWN MoveLinear(PosX(400, 0, 150, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+    "    SPAWN MoveLinear(PosX(800, 0, 150, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n",
+]
+
+
+def _verdict(verifier: Verifier, plan: str) -> dict:
+    report = verifier.verify(plan).to_dict()
+    report.pop("timings_ms")
+    return report
+
+
+def test_a_plan_gives_the_same_report_whatever_the_process_verified_before() -> None:
+    """The report is a function of the inputs: verified first, after plans that share its motions (their swept
+    results remembered from other batches), and again, it is the same to the last digit."""
+    verifier = Verifier("ur10e", graph=EmbeddedGraph.from_file(str(FIXTURE_CELL)))
+    sweeping.CACHE.clear()
+    alone = _verdict(verifier, THROUGH)
+    contact = next(f for f in alone["findings"] if f["evidence"].get("object") == "Fixture_1")
+    assert contact["evidence"]["fraction"] == 0.4 and contact["evidence"]["tcp_mm"] == [560.0, 0.0, 150.0]
+    for order in (SHARING, SHARING[::-1]):
+        sweeping.CACHE.clear()
+        for other in order:
+            _verdict(verifier, other)
+        assert _verdict(verifier, THROUGH) == alone
+    assert _verdict(verifier, THROUGH) == alone  # every motion cached now
+
+
+def test_every_motion_of_real_plans_is_swept_alike_alone_and_in_its_batch(monkeypatch) -> None:
+    """The property the cache relies on, on whole plans: each motion of every batched sweep gives, swept alone, the
+    same samples and distances to the last bit (a batch of one instant once took other numpy kernels than a batch of
+    many, and the last bits of equal depths decided the reported instant)."""
+    batches = []
+    sweep = sweeping._sweep
+
+    def recorded(scene, bodies, paths):
+        out = sweep(scene, bodies, paths)
+        batches.append((scene, bodies, paths, out))
+        return out
+
+    monkeypatch.setattr(sweeping, "_sweep", recorded)
+    verifier = Verifier("ur10e", graph=EmbeddedGraph.from_file(str(FIXTURE_CELL)))
+    sweeping.CACHE.clear()
+    for plan in [THROUGH, *SHARING]:
+        verifier.verify(plan)
+    swept = 0
+    for scene, bodies, paths, out in batches:
+        if len(paths) < 2:
+            continue
+        for path, together in zip(paths, out):
+            _same(sweep(scene, bodies, [path])[0], together)
+            swept += 1
+    assert swept >= 10

@@ -6,6 +6,7 @@ import lark
 import pytest
 
 from conftest import CORPUS
+from plan_verifier import catalogue as commands
 from plan_verifier.findings import Category
 from plan_verifier.pipeline import Verifier
 from plan_verifier.rules import owner
@@ -167,6 +168,27 @@ def test_grammar_loaded_from_lark_cache_parses_the_same(tmp_path, monkeypatch) -
     grammar.cache_clear()
     assert any(tmp_path.joinpath("plan_verifier").iterdir())
     assert results[0] == results[1] and results[0]
+
+
+def test_the_command_catalogue_read_from_the_cache_is_the_validated_file(tmp_path, monkeypatch) -> None:
+    """commands.yaml is validated once; later starts read the validated table (a damaged one is validated again)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    commands.catalogue.cache_clear()
+    first = commands.catalogue()
+    cached = next(tmp_path.joinpath("plan_verifier").glob("commands-*.json"))
+    validated = commands._validated
+
+    def refuse(text):
+        raise AssertionError("validated again although the cache holds the table")
+
+    monkeypatch.setattr(commands, "_validated", refuse)
+    commands.catalogue.cache_clear()
+    assert commands.catalogue() == first and "MoveLinear" in first
+    cached.write_text("{damaged", encoding="utf-8")
+    monkeypatch.setattr(commands, "_validated", validated)
+    commands.catalogue.cache_clear()
+    assert commands.catalogue() == first
+    commands.catalogue.cache_clear()
 
 
 def test_statement_shapes_seen_again_are_read_exactly_as_the_first_time() -> None:

@@ -2,33 +2,41 @@
 
 Keeping signatures as data means a new vendor command is a YAML edit, and the
 same table drives argument binding (R-SYN-006/007/011), the analyses (which
-commands move the robot) and `plan-verify rules`.
+commands move the robot) and `plan-verify rules`. The file is validated
+(pydantic) when it changes; the validated table is kept as JSON in the
+per-user cache (`resources.cache_file`, keyed by the file and this module, as
+the TDL grammar's tables are), so a `plan-verify` start reads that instead
+of parsing the YAML again.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
 from plan_verifier import yaml_text
+from plan_verifier.resources import cache_file, load_cached, store_cached
 
 ParamType = Literal["pose", "pose_list", "number", "value", "symbol", "condition", "any"]
 _REQUIRED = object()
 
 
 class _ParamModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # validators built only when the file changed
     name: str
     type: ParamType
     default: Any = _REQUIRED
 
 
 class _CommandModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
     kind: Literal["flow", "pose", "config", "motion", "io", "application"]
     motion: Literal["joint", "linear", "circular", "blend"] | None = None
     is_async: bool = Field(False, alias="async")
@@ -37,7 +45,7 @@ class _CommandModel(BaseModel):
 
 
 class _CatalogueModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     commands: dict[str, _CommandModel]
 
 
@@ -72,15 +80,24 @@ class CommandSpec:
 
 @functools.cache
 def catalogue() -> dict[str, CommandSpec]:
-    raw = yaml_text.load(resources.files("plan_verifier.data").joinpath("commands.yaml").read_text(encoding="utf-8"))
-    model = _CatalogueModel.model_validate(raw)
-    out: dict[str, CommandSpec] = {}
-    for name, cmd in model.commands.items():
-        params = tuple(
-            Param(p.name, p.type, p.default is _REQUIRED, None if p.default is _REQUIRED else p.default) for p in cmd.params
-        )
-        out[name] = CommandSpec(name, cmd.kind, params, cmd.motion, cmd.is_async, cmd.returns)
-    return out
+    text = resources.files("plan_verifier.data").joinpath("commands.yaml").read_text(encoding="utf-8")
+    key = hashlib.sha256(text.encode("utf-8") + Path(__file__).read_bytes()).hexdigest()[:24]
+    path = cache_file(f"commands-{key}.json")
+    table = load_cached(path)
+    if table is None:
+        table = _validated(text)
+        store_cached(path, table)
+    return {name: CommandSpec(name, kind, tuple(Param(*p) for p in params), motion, is_async, returns)
+            for name, (kind, params, motion, is_async, returns) in table.items()}
+
+
+def _validated(text: str) -> dict[str, list]:
+    """commands.yaml checked against the catalogue's schema, as plain JSON values: {name: [kind, [[param name, type,
+    required, default]], motion, async, returns]}."""
+    model = _CatalogueModel.model_validate(yaml_text.load(text))
+    return {name: [cmd.kind, [[p.name, p.type, p.default is _REQUIRED, None if p.default is _REQUIRED else p.default]
+                              for p in cmd.params], cmd.motion, cmd.is_async, cmd.returns]
+            for name, cmd in model.commands.items()}
 
 
 def lookup(name: str) -> CommandSpec | None:

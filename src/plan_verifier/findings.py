@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import types
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from typing import Any, ClassVar, Mapping, NamedTuple
 
 class Severity(str, enum.Enum):
     """Severity fixed per rule by the contract; the verdict is derived from it."""
@@ -84,6 +84,39 @@ class Span(NamedTuple):
         return Span(start[0], start[1], end[0], end[1])
 
 
+@dataclass(frozen=True, slots=True)
+class GraphProblem:
+    """What one graph finding adds to seed 003's VerificationResult.
+
+    `at` is the index of the simulated transition the problem is about
+    (`START` for the start state) and `order` the checking rule's place in
+    seed 003's sequence of checks on one transition; together they order the
+    feedback lines.
+    """
+
+    #: `at` of a problem with the start state (before any step).
+    START: ClassVar[int] = -1
+
+    at: int
+    order: int
+    feedback: tuple[str, ...]
+    missing_position: str | None = None
+    illegal_edge: tuple[str, str] | None = None
+    unsupported_routine: tuple[str, str] | None = None
+    tool_conflict: str | None = None
+
+    @classmethod
+    def of(cls, at: int, order: int, step: int | None, feedback: str, *, hint: str | None = None, conflict: str | None = None,
+           missing_position: str | None = None, illegal_edge: tuple[str, str] | None = None,
+           unsupported_routine: tuple[str, str] | None = None) -> "GraphProblem":
+        """Seed 003's line format: `Step N: <feedback>`, then `Step N: Hint: <hint>` (`Start:` before the first step);
+        the long tool-conflict form carries the same label."""
+        label = f"Step {step}" if step is not None else "Start"
+        lines = (f"{label}: {feedback}",) + ((f"{label}: Hint: {hint}",) if hint else ())
+        return cls(at, order, lines, missing_position, illegal_edge, unsupported_routine,
+                   f"{label}: {conflict}" if conflict is not None else None)
+
+
 def _frozen_mapping(data: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return types.MappingProxyType(dict(data or {}))
 
@@ -103,10 +136,9 @@ class Finding:
     #: True when the finding says a check could not run (graph down, stage timed out);
     #: such findings make the outcome UNKNOWN rather than FAIL.
     indeterminate: bool = False
-    #: A graph rule's problem as seed 003's VerificationResult lists it (a `graph.result.GraphProblem`;
-    #: the report's `graph` field is built from these); not part of the finding's JSON. Typed loosely
-    #: because findings sit below every analysis in the layering.
-    graph: object | None = field(default=None, compare=False, repr=False)
+    #: A graph rule's problem as seed 003's VerificationResult lists it (`graph.result` builds the report's
+    #: `graph` field from these); not part of the finding's JSON.
+    graph: GraphProblem | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", _frozen_mapping(self.evidence))

@@ -25,6 +25,7 @@ import contextlib
 import dataclasses
 import gc
 import math
+import threading
 import time
 from typing import Any, Iterator, Sequence
 
@@ -79,12 +80,11 @@ class Verifier:
         self.profile = profile
         self.level = level
         self.options = options or VerifyOptions()
-        chosen = list(rules) if rules is not None else registry.all_rules()
-        self._rules: dict[Category, list[Rule]] = {c: [] for c in _STAGE_ORDER}
-        for cls in chosen:
-            if not cls.reports_crashes:
-                self._rules[cls.category].append(cls())
-        self._reasons = {cls.id: cls.reason() for cls in registry.all_rules()}
+        #: Each stage's rule instances, made when a verification first runs the stage (the registry imports a rule
+        #: family then: a check at STANDARD never loads the semantic rules and their readers).
+        self._rules: dict[Category, list[Rule]] = {}
+        self._chosen = [cls for cls in rules if not cls.reports_crashes] if rules is not None else None
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ public
     def verify(
@@ -157,8 +157,11 @@ class Verifier:
         ctx = RuleContext(parsed, self.robot, self.profile, level, cell, start, instruction, run_options)
 
         for category in _STAGE_ORDER:
-            chosen = self._rules[category]
-            if category not in _LEVEL_STAGES[level] or (category is Category.EXECUTION and not run_options.execution):
+            runs = category in _LEVEL_STAGES[level] and not (category is Category.EXECUTION and not run_options.execution)
+            if not runs and category not in registry.EVERY_LEVEL_CATEGORIES:
+                continue
+            chosen = self._stage(category)
+            if not runs:
                 chosen = [rule for rule in chosen if rule.every_level]  # what could not be evaluated is never approved
             if not chosen:
                 continue
@@ -193,7 +196,7 @@ class Verifier:
             plan_format=plan_text.format if plan_text is not None else fmt,
             level=level,
             rules_run=rules_run,
-            reasons=self._reasons,
+            reasons={cls.id: cls.reason() for cls in rules_run},
             strict=self.profile == "strict",
             graph=graph_view,
             timings_ms=timings,
@@ -205,6 +208,18 @@ class Verifier:
         )
 
     # ------------------------------------------------------------------ steps
+    def _stage(self, category: Category) -> list[Rule]:
+        """The rules of one stage (made on first use; a Verifier is shared between threads)."""
+        found = self._rules.get(category)
+        if found is None:
+            with self._lock:
+                found = self._rules.get(category)
+                if found is None:
+                    chosen = self._chosen if self._chosen is not None else registry.in_categories([category])
+                    found = [cls() for cls in chosen if cls.category is category and not cls.reports_crashes]
+                    self._rules[category] = found
+        return found
+
     def _snapshot(self) -> tuple[Cell | None, GraphUnavailable | None]:
         if self.graph is None:
             return None, None

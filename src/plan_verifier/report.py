@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from plan_verifier import __version__
 from plan_verifier.findings import STAGE_ORDER, Category, Finding, Severity
 from plan_verifier.graph.model import Cell
 from plan_verifier.ir import Plan
+
+if TYPE_CHECKING:  # the simulation's types (numpy and all) are loaded when the execution level runs, not with the report
+    from plan_verifier.motion.facts import Execution
 
 SCHEMA_VERSION = "1"
 VERIFIER_ID = f"plan_verifier/{__version__}"
@@ -59,7 +62,7 @@ class Report:
     cell: Cell | None = field(default=None, compare=False, repr=False)
     #: The execution level's simulated run (`motion.facts.Execution`: the verified joint paths go into the
     #: approved YAML); not part of the JSON.
-    motion: Any = field(default=None, compare=False, repr=False)
+    motion: Execution | None = field(default=None, compare=False, repr=False)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -139,7 +142,7 @@ def assemble(
     plan: Plan | None = None,
     cell: Cell | None = None,
     execution: Mapping[str, Any] | None = None,
-    motion: Any = None,
+    motion: Execution | None = None,
 ) -> Report:
     """Turn findings into a report. `reasons` maps rule id -> seed 004 reason code;
     `rules_run` are the rule classes that ran (for the score)."""

@@ -7,6 +7,7 @@ repository's own directory. `PLAN_VERIFIER_CONFIG_DIR` overrides both.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -66,3 +67,39 @@ def resolve(kind: str, name_or_path: str, suffixes: tuple[str, ...] = (".yaml", 
         return Path(name_or_path)
     known = sorted(p.stem for p in (config_dir() / kind).glob("*.yaml"))
     raise ConfigError(f"unknown {kind[:-1]} '{name_or_path}' (known: {', '.join(known) or 'none'})")
+
+
+def cache_file(name: str) -> Path | None:
+    """Where derived data may be kept (`name` says what and of which input): a private per-user directory, never a
+    shared temporary one; None when there is none the user owns and can write."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    directory = os.path.join(base, "plan_verifier")
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        if os.stat(directory).st_uid != os.getuid() or not os.access(directory, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return Path(directory) / name
+
+
+def load_cached(path: Path | None) -> object | None:
+    """A JSON document kept by `store_cached`, or None (no cache, unreadable, damaged)."""
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def store_cached(path: Path | None, document: object) -> None:
+    """Write a JSON document atomically (a reader never sees half of it); a failure only costs the next start."""
+    if path is None:
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(document), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)

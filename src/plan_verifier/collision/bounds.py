@@ -12,7 +12,7 @@ other two edges as radius). Three computations run on cores:
   and a lower bound for every other pair of cores;
 * segment to box: the distance from the box to the segment's axis-aligned
   bounding box *in the box's frame*, a lower bound of the segment's distance
-  to the box that costs two matrix products for all bodies, instants and
+  to the box that costs two rotations for all bodies, instants and
   obstacles (cylinders and spheres are bounded by their boxes).
 
 Lower bounds hold only where they are positive (a core that touches an
@@ -23,6 +23,15 @@ Layout: arrays are structure-of-arrays, coordinates first - a (3, B, N)
 array holds x, y and z of B bodies at N instants as three contiguous blocks -
 because numpy runs element-wise arithmetic on contiguous blocks several times
 faster than reductions over a short trailing axis of 3.
+
+Element-wise only: every sum of products here is written out term by term
+(`dot`, `_dot_last`), never as `einsum` or a matrix product. Those pick their
+kernels (FMA or not, BLAS blocking) by the arrays' shapes, so an instant's
+value would change in its last bits with the number of instants computed
+together — and the sweep batches the motions of a plan, caches each motion's
+result, and must give a motion the same distances whatever it was swept with
+(test_sweep.py). Element-wise IEEE arithmetic is exact per element, whatever
+the layout.
 """
 
 from __future__ import annotations
@@ -220,37 +229,48 @@ class BoxSet:
     axes: np.ndarray     # (3O, 3): row 3o+j is box o's axis j
     offsets: np.ndarray  # (3O, 1): the box centres along those axes
     halves: np.ndarray   # (3O, 1): the half extents
-    per_box: np.ndarray  # (O, 3O): sums each box's three rows
 
     @classmethod
     def of(cls, rotations: np.ndarray, centres: np.ndarray, halves: np.ndarray) -> "BoxSet":
         n = rotations.shape[0]
         axes = np.ascontiguousarray(rotations.transpose(0, 2, 1).reshape(3 * n, 3))
-        offsets = np.einsum("oij,oi->oj", rotations, centres).reshape(-1, 1)
-        return cls(axes, offsets, np.asarray(halves, dtype=float).reshape(-1, 1), np.kron(np.eye(n), np.ones(3)))
+        offsets = _dot_last(np.swapaxes(rotations, 1, 2), centres[:, None, :]).reshape(-1, 1)
+        return cls(axes, offsets, np.asarray(halves, dtype=float).reshape(-1, 1))
 
 
 def segment_box_gap(centre: np.ndarray, half: np.ndarray, boxes: BoxSet) -> np.ndarray:
     """(O, M) lower bounds of the distance from M segments (centre ± half, (3, M)) to O boxes; 0 where they may touch.
 
     Each segment's midpoint and half-vector are expressed in every box's frame
-    with one matrix product each; the distance from the box to the segment's
+    with one rotation each; the distance from the box to the segment's
     axis-aligned bounding box in that frame bounds the segment's distance from
     below (the segment lies inside that bounding box). Exact for a point and
     for a segment parallel to a box axis.
     """
     # In place throughout: fresh temporaries of this size cost more than the arithmetic.
-    gap = boxes.axes @ centre
+    term = np.empty((boxes.axes.shape[0], centre.shape[1]))
+    gap = _rotate(boxes.axes, centre, term)
     gap -= boxes.offsets
     np.abs(gap, out=gap)
-    spread = boxes.axes @ half
+    spread = _rotate(boxes.axes, half, term)
     np.abs(spread, out=spread)
     gap -= spread
     gap -= boxes.halves
     np.maximum(gap, 0.0, out=gap)
     gap *= gap
-    out = boxes.per_box @ gap  # each box's three axes summed
+    per_box = gap.reshape(-1, 3, gap.shape[1])  # each box's three axes summed
+    out = np.add(per_box[:, 0], per_box[:, 1])
+    out += per_box[:, 2]
     return np.sqrt(out, out=out)
+
+
+def _rotate(axes: np.ndarray, points: np.ndarray, term: np.ndarray) -> np.ndarray:
+    """(R, M): `axes` (R, 3) applied to `points` (3, M), term by term; `term` is scratch space, overwritten."""
+    out = np.multiply(axes[:, 0:1], points[0])
+    for k in (1, 2):
+        np.multiply(axes[:, k:k + 1], points[k], out=term)
+        out += term
+    return out
 
 
 def projection_bound(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frames_b: np.ndarray) -> np.ndarray:
@@ -270,18 +290,18 @@ def projection_bound(shape_a: Shape, frames_a: np.ndarray, shape_b: Shape, frame
     between = frames_b[:, :3, 3] - frames_a[:, :3, 3]
     crossed = np.cross(rows_a[:, :, None, :], rows_b[:, None, :, :]).reshape(k, 9, 3)
     directions = np.concatenate([rows_a, rows_b, crossed, between[:, None, :]], axis=1)  # (K, 16, 3)
-    length = np.sqrt(np.einsum("kdi,kdi->kd", directions, directions))
+    length = np.sqrt(_dot_last(directions, directions))
     usable = length > 1e-9
     unit = directions / np.where(usable, length, 1.0)[..., None]
-    gap = np.abs(np.einsum("ki,kdi->kd", between, unit)) - _reach(shape_a, axes_a, unit) - _reach(shape_b, axes_b, unit)
+    gap = np.abs(_dot_last(between[:, None, :], unit)) - _reach(shape_a, axes_a, unit) - _reach(shape_b, axes_b, unit)
     return np.max(np.where(usable, gap, -np.inf), axis=1, initial=-np.inf)
 
 
 def _reach(shape: Shape, axes: np.ndarray, unit: np.ndarray) -> np.ndarray:
     """How far a shape reaches from its centre along unit directions (K, D, 3) (its support function): (K, D)."""
-    along = np.abs(np.einsum("kij,kdi->kdj", axes, unit))  # |n·axis| for the shape's three axes
+    along = np.abs(_dot_last(np.swapaxes(axes, 1, 2)[:, None, :, :], unit[:, :, None, :]))  # (K, D, 3): |n·axis j|
     if isinstance(shape, Box):
-        return along @ np.array([shape.sx, shape.sy, shape.sz]) / 2.0
+        return (along[..., 0] * shape.sx + along[..., 1] * shape.sy + along[..., 2] * shape.sz) / 2.0
     if isinstance(shape, Sphere):
         return np.full(unit.shape[:2], float(shape.radius))
     if isinstance(shape, (Capsule, Mesh)):  # a mesh reaches no farther than its enclosing capsule
@@ -292,8 +312,18 @@ def _reach(shape: Shape, axes: np.ndarray, unit: np.ndarray) -> np.ndarray:
 
 
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Dot products of (3, …) vectors (einsum: no temporaries)."""
-    return np.einsum("i...,i...->...", x, y)
+    """Dot products of (3, …) vectors, term by term (see the module's note on element-wise sums)."""
+    out = np.multiply(x[0], y[0])
+    term = np.multiply(x[1], y[1])
+    out += term
+    np.multiply(x[2], y[2], out=term)
+    out += term
+    return out
+
+
+def _dot_last(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Dot products over a trailing axis of 3 (broadcast), term by term."""
+    return x[..., 0] * y[..., 0] + x[..., 1] * y[..., 1] + x[..., 2] * y[..., 2]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:

@@ -224,10 +224,16 @@ class Scene:
                 near = np.flatnonzero(floor_d[b] < cutoff[b])
                 if near.size:
                     placed = frames[b, near]
-                    heights = placed[:, 2, :3] @ body.shape.hull.T + placed[:, 2, 3:4]  # (K, H)
+                    hull = body.shape.hull
+                    # Term by term, not a matrix product: an instant's value must not depend on how many are computed
+                    # together (`collision.bounds`).
+                    heights = placed[:, 2, 0:1] * hull[:, 0] + placed[:, 2, 1:2] * hull[:, 1] + placed[:, 2, 2:3] * hull[:, 2]
+                    heights += placed[:, 2, 3:4]  # (K, H)
                     low = np.argmin(heights, axis=1)
                     floor_d[b, near] = heights[np.arange(len(near)), low] - self.floor_z_mm
-                    lowest[:, b, near] = (np.einsum("kij,kj->ki", placed[:, :3, :3], body.shape.hull[low]) + placed[:, :3, 3]).T
+                    vertex = hull[low]  # (K, 3)
+                    lowest[:, b, near] = (placed[:, :3, 0] * vertex[:, 0:1] + placed[:, :3, 1] * vertex[:, 1:2]
+                                          + placed[:, :3, 2] * vertex[:, 2:3] + placed[:, :3, 3]).T
                     exact[0, b, near] = True
         values[0] = np.where(checks_floor[:, None], _lowered(floor_d), np.inf)
         narrowed: list[tuple[int, int, np.ndarray, np.ndarray]] = []  # (body, target, instants, points (K, 2, 3))

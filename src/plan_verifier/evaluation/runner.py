@@ -41,7 +41,7 @@ def verifier_for(configuration: str, robot: str, cell: str | None, options: Veri
     if configuration == "rule_based":
         return Verifier(robot, graph=graph, level="STANDARD", options=options)
     if configuration == "semantic_only":
-        semantic = [r for r in registry.all_rules() if r.category is Category.SEMANTIC]
+        semantic = registry.in_categories([Category.SEMANTIC])
         return Verifier(robot, graph=graph, level="FULL", rules=semantic, options=options)
     raise ValueError(f"unknown configuration {configuration!r}")
 

@@ -215,7 +215,9 @@ def _fingerprint(cell: Cell) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # Validators built when a cell file is first read, not when the module is imported: a check without a cell
+    # (and `import plan_verifier.report`) never pays for them.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
 
 class _PositionModel(_Strict):

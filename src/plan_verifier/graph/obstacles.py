@@ -45,7 +45,7 @@ class CollisionObject:
 
 
 class _Obstacle(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)  # as graph.model's
 
     name: str = Field(min_length=1)
     pose: SixNumbers

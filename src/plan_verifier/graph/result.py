@@ -1,8 +1,9 @@
 """Seed 003's `VerificationResult` - the report's `graph` field - assembled from the graph rules' findings.
 
-Every R-GRF rule that finds a problem attaches a `GraphProblem` to its
-finding: the seed's per-step feedback lines and what the problem adds to the
-result's lists. `verification_result` puts the problems of all graph rules in
+Every R-GRF rule that finds a problem attaches a `GraphProblem`
+(`plan_verifier.findings`, where a finding can name its type) to its finding:
+the seed's per-step feedback lines and what the problem adds to the result's
+lists. `verification_result` puts the problems of all graph rules in
 the seed's order - by step (and waypoint, for a TDL motion through several
 graph positions), then in the order seed 003 asks a step's questions - and
 builds the result. The rules decide and word; this module only collects.
@@ -13,40 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from plan_verifier.findings import Finding
-
-#: `GraphProblem.at` of a problem with the start state (before any step).
-START = -1
-
-
-@dataclass(frozen=True, slots=True)
-class GraphProblem:
-    """What one graph finding adds to seed 003's VerificationResult.
-
-    `at` is the index of the simulated transition the problem is about
-    (`START` for the start state) and `order` the checking rule's place in
-    seed 003's sequence of checks on one transition; together they order the
-    feedback lines.
-    """
-
-    at: int
-    order: int
-    feedback: tuple[str, ...]
-    missing_position: str | None = None
-    illegal_edge: tuple[str, str] | None = None
-    unsupported_routine: tuple[str, str] | None = None
-    tool_conflict: str | None = None
-
-    @classmethod
-    def of(cls, at: int, order: int, step: int | None, feedback: str, *, hint: str | None = None, conflict: str | None = None,
-           missing_position: str | None = None, illegal_edge: tuple[str, str] | None = None,
-           unsupported_routine: tuple[str, str] | None = None) -> "GraphProblem":
-        """Seed 003's line format: `Step N: <feedback>`, then `Step N: Hint: <hint>` (`Start:` before the first step);
-        the long tool-conflict form carries the same label."""
-        label = f"Step {step}" if step is not None else "Start"
-        lines = (f"{label}: {feedback}",) + ((f"{label}: Hint: {hint}",) if hint else ())
-        return cls(at, order, lines, missing_position, illegal_edge, unsupported_routine,
-                   f"{label}: {conflict}" if conflict is not None else None)
+from plan_verifier.findings import Finding, GraphProblem
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,6 @@ Tool = Union[int, np.ndarray]
 _CHECK_POSITION_MM = 1e-6
 _CHECK_ORIENTATION_RAD = 1e-6
 
-#: Singularity thresholds of `SingularityMeasures.kinds` (see docs/robots.md).
-SHOULDER_MM = 50.0
-ELBOW_SIN = 0.05
-WRIST_SIN = 0.05
-SIGMA_MIN = 0.02
 #: Many-seed numerical solves remembered per arm (each a few kB): a plan's targets, many plans over.
 NUMERIC_CACHE = 1024
 
@@ -91,6 +86,7 @@ class SingularityMeasures:
     `elbow_sin`: sine of the elbow angle (0 = arm stretched or folded). `wrist_sin`: sine
     of the angle between axes 4 and 6 (0 = they line up). `weakest_joints`: per
     configuration the joints whose columns make up the smallest singular direction.
+    Measures only: which values count as close to a singularity is R-KIN-004's to say.
     """
 
     sigma_min: np.ndarray
@@ -99,25 +95,6 @@ class SingularityMeasures:
     elbow_sin: np.ndarray | None
     wrist_sin: np.ndarray | None
     weakest_joints: tuple[tuple[int, ...], ...]
-
-    def near(self) -> np.ndarray:
-        """(N,): which configurations are near some singularity (`kinds` is not empty)."""
-        if self.shoulder_mm is None:
-            return self.sigma_min < SIGMA_MIN
-        return (self.shoulder_mm < SHOULDER_MM) | (self.elbow_sin < ELBOW_SIN) | (self.wrist_sin < WRIST_SIN)
-
-    def kinds(self, i: int = 0) -> tuple[str, ...]:
-        """Names of the singularities configuration `i` is near (thresholds in the module)."""
-        if self.shoulder_mm is None:
-            return ("generic",) if self.sigma_min[i] < SIGMA_MIN else ()
-        found = []
-        if self.shoulder_mm[i] < SHOULDER_MM:
-            found.append("shoulder")
-        if self.elbow_sin[i] < ELBOW_SIN:
-            found.append("elbow")
-        if self.wrist_sin[i] < WRIST_SIN:
-            found.append("wrist")
-        return tuple(found)
 
 
 def _pose_matrix(values: Sequence[float], convention: str) -> np.ndarray:

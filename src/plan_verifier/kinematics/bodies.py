@@ -42,7 +42,10 @@ from plan_verifier.kinematics.arm import Arm
 from plan_verifier.kinematics.rigid import cross
 
 
+#: Configurations drawn (fixed seed) to find the pairs whose capsules touch in every one of them (see above) ...
 PAIR_SAMPLES = 500
+#: ... of which the first few (home included) already show most pairs apart: only the others are evaluated in all.
+_FIRST_SAMPLES = 32
 _Z = np.array([0.0, 0.0, 1.0])
 
 
@@ -238,21 +241,29 @@ class BodySet:
         rng = np.random.default_rng(0)
         lo, hi = np.maximum(arm.lower, -np.pi), np.minimum(arm.upper, np.pi)
         samples = np.vstack([arm.home, lo + rng.random((PAIR_SAMPLES, 6)) * (hi - lo)])
-        seg = self.segments(samples)
-        a = np.array([p[0] for p in candidates])
-        b = np.array([p[1] for p in candidates])
-        gap = segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0], seg[:, b, 1]) - self.radii[a] - self.radii[b]
+        # Most pairs are apart in one of the first few configurations drawn; only the others need all of them.
+        first = self._gaps(samples[:_FIRST_SAMPLES], candidates)
+        always = np.all(first[1:] <= 0.0, axis=0)
+        if always.any():
+            stuck = [p for p, s in zip(candidates, always) if s]
+            always[always] = np.all(self._gaps(samples[_FIRST_SAMPLES:], stuck) <= 0.0, axis=0)
         if self.arm.spec.collision_model.geometry is None:
-            keep = (gap[0] > 0.0) & ~np.all(gap[1:] <= 0.0, axis=0)
+            keep = (first[0] > 0.0) & ~always
             return tuple(p for p, k in zip(candidates, keep) if k)
         # A URDF's links: touching at home by their own geometry (not their fat bounding capsules), and decided per
         # pair of links, as an SRDF would say it (a link pair touching at home by any element is left out whole).
         home = Scene(floor_z_mm=-1e9).distances(self.scene_bodies, np.swapaxes(self.poses(arm.home[None]), 0, 1), candidates,
                                                 cutoff_mm=0.0).self_mm[:, 0]
         touching = {frozenset((self.bodies[i].owner, self.bodies[j].owner)) for (i, j), d in zip(candidates, home) if d < 0.0}
-        always = np.all(gap[1:] <= 0.0, axis=0)
         return tuple(p for p, stuck in zip(candidates, always)
                      if not stuck and frozenset((self.bodies[p[0]].owner, self.bodies[p[1]].owner)) not in touching)
+
+    def _gaps(self, q: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+        """(N, P): the surface distance of each pair's bounding capsules at configurations q (N, 6)."""
+        seg = self.segments(q)
+        a = np.array([p[0] for p in pairs])
+        b = np.array([p[1] for p in pairs])
+        return segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0], seg[:, b, 1]) - self.radii[a] - self.radii[b]
 
 
 def link_bodies(arm: Arm) -> tuple[Body, ...]:

@@ -32,7 +32,7 @@ from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import Arm
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.collision.tool_shape import ToolShape
-from plan_verifier.motion.facts import Execution, JointSpeed, MotionRef
+from plan_verifier.motion.facts import Execution, JointDemand, MotionRef
 
 #: Path colours by what the findings say about a motion's step.
 FAILED, WARNED, NEUTRAL = "failed", "warned", "neutral"
@@ -49,9 +49,10 @@ class Instant:
     """The instant the robot is drawn at: sample `sample` of `Execution.motions[motion]`, and why that one.
 
     `kind`: contact (the deepest penetration of the floor, an obstacle or the robot itself),
-    break (a Cartesian path that cannot go on), singularity, speed (a joint needs more than its
-    limit; after the clearance when it only comes close to it), clearance (the closest approach
-    under the cell's clearance) or end (nothing came close: the end of the last motion).
+    break (a Cartesian path that cannot go on), speed (a joint needs more than its limit — at a
+    singularity or not, the finding says; after the clearance, the joint nearest its limit on a
+    step with a finding), clearance (the closest approach under the cell's clearance) or end
+    (nothing came close: the end of the last motion).
     """
 
     motion: int
@@ -63,8 +64,9 @@ class Instant:
     point: tuple[float, float, float] | None = None
 
 
-def worst_instant(execution: Execution) -> Instant | None:
-    """The most severe instant of the run (see `Instant`), or None when no motion was simulated."""
+def worst_instant(execution: Execution, findings: Iterable[Finding] = ()) -> Instant | None:
+    """The most severe instant of the run (see `Instant`), or None when no motion was simulated; `findings` (the
+    report's) say which steps the rules found something wrong with."""
     if not execution.motions:
         return None
     contacts = [a for a in execution.approaches if a.distance_mm < 0.0]
@@ -76,25 +78,23 @@ def worst_instant(execution: Execution) -> Instant | None:
         b = min(execution.breaks, key=lambda b: b.motion.step)
         why = "the configuration would flip" if b.flip else "no configuration reaches the path"
         return _at(execution, b.motion, b.s, "break", f"the path breaks off ({why})")
-    if execution.singular:
-        g = max(execution.singular, key=lambda g: g.needed_deg_s / g.limit_deg_s)
-        return _at(execution, g.motion, g.s, "singularity",
-                   f"{'/'.join(g.kinds) or 'near'} singularity: {g.name} needs {_mm(g.needed_deg_s)} deg/s")
-    fast = max(execution.speeds, key=lambda j: j.needed_deg_s / j.limit_deg_s, default=None)
-    if fast is not None and fast.needed_deg_s > fast.limit_deg_s:
+    fast = max(execution.demands, key=lambda d: d.share, default=None)
+    if fast is not None and fast.share > 1.0:
         return _speed(execution, fast)
     near = [a for a in execution.approaches if a.distance_mm >= 0.0]
     if near:
         a = min(near, key=lambda a: a.distance_mm)
         other = "the floor" if a.kind == "floor" else a.other
         return _at(execution, a.motion, a.s, "clearance", f"{a.body} {_mm(a.distance_mm)} mm from {other}", a.body, a.other, a.point)
+    flagged = {f.step for f in findings if f.category is Category.EXECUTION and f.step is not None}
+    fast = max((d for d in execution.demands if d.motion.step in flagged), key=lambda d: d.share, default=None)
     if fast is not None:
         return _speed(execution, fast)
     last = len(execution.motions) - 1
     return Instant(last, len(execution.motions[last].s) - 1, "end", "the end of the last motion")
 
 
-def _speed(execution: Execution, fast: JointSpeed) -> Instant:
+def _speed(execution: Execution, fast: JointDemand) -> Instant:
     return _at(execution, fast.motion, fast.s, "speed", f"{fast.name} needs {_mm(fast.needed_deg_s)} of {_mm(fast.limit_deg_s)} deg/s")
 
 
@@ -152,7 +152,7 @@ def picture(execution: Execution, arm: Arm, cell: Cell | None, findings: Iterabl
     findings = tuple(findings)
     worst = {f.step: f.severity for f in sorted(findings, key=lambda f: f.severity.rank) if f.step is not None}
     paths = tuple(TcpPath(m.motion.step, m.tcp_mm, _status(worst.get(m.motion.step))) for m in execution.motions)
-    instant = worst_instant(execution)
+    instant = worst_instant(execution, findings)
     robot: tuple[Solid, ...] = ()
     if instant is not None:
         motion = execution.motions[instant.motion]

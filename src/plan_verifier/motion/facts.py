@@ -9,11 +9,15 @@ simulation); `s` is the fraction of a motion (0 at its start, 1 at its end).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from plan_verifier.collision.tool_shape import ToolShape
 from plan_verifier.findings import Span
+
+if TYPE_CHECKING:
+    from plan_verifier.kinematics.arm import SingularityMeasures
 
 XYZ = tuple[float, float, float]
 
@@ -90,41 +94,59 @@ class TargetCheck:
     miss_deg: float = 0.0  # ... and the orientation
 
 
+class Proximity(NamedTuple):
+    """How far one configuration is from the arm's singular configurations, as measured
+    (`kinematics.arm.SingularityMeasures`); which of them count as close is R-KIN-004's to say.
+
+    `sigma_min`: the smallest singular value of the Jacobian (linear rows divided by the reach;
+    dimensionless), NaN where it was not measured. The structure's geometric measures, None for
+    an arm without a closed form: `shoulder_mm`, the wrist point's distance from the plane of
+    axes 1 and 2; `elbow_sin`, the sine of the elbow angle; `wrist_sin`, the sine of the angle
+    between axes 4 and 6. A named tuple, like `JointDemand`: a run makes several per motion,
+    and tuples are the cheapest immutable values Python has.
+    """
+
+    tcp: XYZ
+    sigma_min: float
+    shoulder_mm: float | None = None
+    elbow_sin: float | None = None
+    wrist_sin: float | None = None
+
+    @classmethod
+    def measured(cls, measures: SingularityMeasures, i: int, tcp: XYZ) -> "Proximity":
+        """Configuration `i` of `measures`, whose TCP is at `tcp`."""
+        def value(v: np.ndarray | None) -> float | None:
+            return None if v is None else float(v[i])
+
+        return cls(tcp, float(measures.sigma_min[i]), value(measures.shoulder_mm), value(measures.elbow_sin),
+                   value(measures.wrist_sin))
+
+
 @dataclass(frozen=True, slots=True)
 class PathBreak:
     """A Cartesian path that cannot continue on the IK branch it started on, at fraction `s`.
 
     `flip`: another branch reaches that point (the controller would have to change
     configuration mid-motion); otherwise no branch does (the path leaves the workspace).
-    `near` names the singularities the last reachable configuration is close to.
+    `last`: how near a singularity the last reachable configuration is.
     """
 
     motion: MotionRef
     s: float
     tcp: XYZ
     flip: bool
-    near: tuple[str, ...]
+    last: Proximity
 
 
-@dataclass(frozen=True, slots=True)
-class Singular:
-    """A Cartesian path that needs a joint beyond its speed limit close to a singularity (`kinds`: shoulder,
-    elbow, wrist, generic) — or passes through one (the followed branch jumps there)."""
+class JointDemand(NamedTuple):
+    """The fastest one joint has to turn for a Cartesian path at its commanded speed and acceleration.
 
-    motion: MotionRef
-    s: float
-    tcp: XYZ
-    kinds: tuple[str, ...]
-    sigma_min: float
-    joint: int  # 1-based: the joint whose rate blows up
-    name: str
-    needed_deg_s: float
-    limit_deg_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class JointSpeed:
-    """The fastest joint a Cartesian path needs at its commanded speed, against that joint's limit."""
+    One per joint and linear or circular motion: `needed_deg_s` is the joint's peak rate between
+    two samples (the first such pair within `motion.simulate.PLATEAU_DEG_S` of the peak), `s` the
+    fraction midway between those samples, `ends` the two samples (TCP and singularity proximity;
+    `sigma_min` measured where the joint needs more than `limit_deg_s`, or always for an arm
+    without a closed form). Whether that is too fast, and why, the R-KIN rules judge.
+    """
 
     motion: MotionRef
     joint: int  # 1-based
@@ -132,8 +154,13 @@ class JointSpeed:
     needed_deg_s: float
     limit_deg_s: float
     s: float
-    tcp: XYZ
+    ends: tuple[Proximity, Proximity]
     velocity_mm_s: float
+
+    @property
+    def share(self) -> float:
+        """The peak rate as a share of the joint's limit."""
+        return self.needed_deg_s / self.limit_deg_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +174,16 @@ class ToolProblem:
 
 @dataclass(frozen=True, slots=True)
 class Approach:
-    """The closest a body came to something during one motion, when closer than the clearance.
+    """The closest a body came to something during one motion, when closer than the clearance
+    (self pairs: when in contact).
 
-    `kind`: floor | object | self. `distance_mm` is signed (negative: penetration depth).
-    `other` is `floor`, the obstacle's name, or the other robot body.
+    `kind`: floor | object | self. `distance_mm` is signed (negative: penetration depth), the
+    least over the motion. `s`, `tcp` and `point` are where: the first sample within
+    `motion.simulate.PLATEAU_MM` of that least distance (a tool passing through a fixture is as
+    deep over a whole stretch; the instant must not depend on the last bits of equal depths).
+    `other` is `floor`, the obstacle's name, or the other robot body. `start_mm`: the same
+    distance (to the same thing) at the motion's first instant when that instant is where the
+    previous motion ended, so already reported there; None otherwise.
     """
 
     motion: MotionRef
@@ -162,6 +195,8 @@ class Approach:
     tcp: XYZ
     point: XYZ | None  # the witness point on the body, when the distance is exact
     clearance_mm: float
+    start_mm: float | None = None
+
 
 
 #: Why a motion was not simulated: its target or path cannot be evaluated before run time ...
@@ -222,8 +257,7 @@ class Execution:
     motions: tuple[SimulatedMotion, ...] = ()
     targets: tuple[TargetCheck, ...] = ()
     breaks: tuple[PathBreak, ...] = ()
-    singular: tuple[Singular, ...] = ()
-    speeds: tuple[JointSpeed, ...] = ()
+    demands: tuple[JointDemand, ...] = ()
     tools: tuple[ToolProblem, ...] = ()
     approaches: tuple[Approach, ...] = ()
     not_simulated: tuple[NotSimulated, ...] = ()

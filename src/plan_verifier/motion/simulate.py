@@ -10,7 +10,17 @@ line or arc on the IK branch it starts on. Every instant of every motion is
 then checked against the floor, the cell's obstacles and the robot's own
 links (`motion.sweep`, conservative advancement: nothing is missed between
 samples). The result is a list of neutral facts (`motion.facts`); the R-KIN
-and R-COL rules judge them.
+and R-COL rules judge them. The simulation judges nothing itself: it
+records the rate each joint needs along each Cartesian path and how near a
+singularity the arm is there, each body's closest approaches and where
+they are; which of them is too fast, too close, or a mistake already
+reported is for the rules to say.
+
+Every instant reported is a function of the run's inputs alone: the deepest
+(or fastest) instant of a motion is the first sample within `PLATEAU_MM`
+(`PLATEAU_DEG_S`) of the extreme, where the motion first gets as bad as it
+gets. A tool passing through a fixture is as deep over a whole stretch, and
+which sample of it is a hair deeper than the others is rounding.
 
 One mistake, one finding: a motion that fails — a target without an IK
 solution (or none within the joint limits), a linear or circular path that
@@ -45,12 +55,12 @@ from plan_verifier.motion.facts import (
     AFTER_FAILURE,
     Approach,
     Execution,
-    JointSpeed,
+    JointDemand,
     MotionRef,
     NotSimulated,
     PathBreak,
+    Proximity,
     SimulatedMotion,
-    Singular,
     Start,
     TargetCheck,
     ToolProblem,
@@ -63,10 +73,11 @@ from plan_verifier.motion.sweep import SweptPath, sweep
 from plan_verifier.motion.taught import TaughtJoints
 from plan_verifier.robots.spec import RobotSpec
 
-#: A joint speed above this share of the joint's limit is reported (the rule decides how severely).
-SPEED_SHARE = 0.8
-#: A contact a motion starts in is the previous motion's, unless it gets deeper than this (mm).
-CARRIED_OVER_MM = 1.0
+#: Distances within this of a motion's least one are one stretch of equal depth (mm): far above the distance
+#: engine's rounding (1e-7 mm), far below the 0.1 mm a finding shows.
+PLATEAU_MM = 1e-3
+#: Joint rates within this of a joint's peak are one stretch at that peak (deg/s).
+PLATEAU_DEG_S = 1e-4
 
 
 @dataclass(frozen=True)
@@ -116,8 +127,7 @@ class _Run:
         self.scene = scene
         self.targets: list[TargetCheck] = []
         self.breaks: list[PathBreak] = []
-        self.singular: list[Singular] = []
-        self.speeds: list[JointSpeed] = []
+        self.demands: list[JointDemand] = []
         self.tools: list[ToolProblem] = []
         self.not_simulated: list[NotSimulated] = []
         self.planned: list[_Planned] = []
@@ -173,10 +183,11 @@ class _Run:
                 self.failed = item.step
             i += 1
         motions, approaches = self.sweep()
-        return Execution(None, start_fact, motions, tuple(self.targets), tuple(self.breaks), tuple(self.singular),
-                         tuple(self.speeds), tuple(self.tools), approaches, tuple(self.not_simulated),
-                         self.scene.floor_z_mm, self.scene.clearance_mm, *self.closest,
-                         "conservative" if self.arm.spec.collision_model.conservative else "exact",
+        return Execution(start=start_fact, motions=motions, targets=tuple(self.targets), breaks=tuple(self.breaks),
+                         demands=tuple(self.demands), tools=tuple(self.tools), approaches=approaches,
+                         not_simulated=tuple(self.not_simulated), floor_z_mm=self.scene.floor_z_mm,
+                         clearance_mm=self.scene.clearance_mm, closest_mm=self.closest[0], closest=self.closest[1],
+                         body_model="conservative" if self.arm.spec.collision_model.conservative else "exact",
                          passed=passed, joined_at=joined)
 
     # ------------------------------------------------------------------ start
@@ -312,22 +323,64 @@ class _Run:
         return q, True, run[-1] + 1
 
     def record(self, items, mount: _Mount, tracked: list) -> None:
-        """Facts and sweep plans of tracked Cartesian motions (breaks, singularities, joint speeds)."""
+        """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where)."""
         if not tracked:
             return
         together = np.concatenate([t[3].q for t in tracked])
-        near = self.arm.singularity(together, mount.tcp, jacobian=False).near()
+        peaks: list[tuple[MotionRef, float, int, int, float, float]] = []  # (motion, velocity, joint, sample, rad/s, s)
         first = 0
         for i, path, poses, samples, broke, q1 in tracked:
             motion = items[i]
             ref = self.ref(motion, mount)
-            close = near[first:first + len(samples.s)]
-            first += len(samples.s)
             if broke is not None:
-                kinds = self.arm.singularity(broke.last if broke.last is not None else samples.q[-1], mount.tcp).kinds()
-                self.breaks.append(PathBreak(ref, broke.s, broke.tcp_mm, broke.flip, kinds))
-            self.speed_and_singularity(ref, motion, mount, path, samples.s, samples.q, close)
+                last = broke.last if broke.last is not None else samples.q[-1]
+                measured = Proximity.measured(self.arm.singularity(last, mount.tcp), 0, _xyz(self.arm.tcp_pose(last, mount.tcp)))
+                self.breaks.append(PathBreak(ref, broke.s, broke.tcp_mm, broke.flip, measured))
+            velocity = motion.velocity or timing.CARTESIAN_SPEED_MM_S
+            peaks.extend((ref, velocity, j, first + k, rate, at)
+                         for j, k, rate, at in self.peaks(motion, path, samples.s, samples.q))
+            first += len(samples.s)
             self.plan(ref, motion, mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
+        self.record_demands(peaks, together, mount)
+
+    def peaks(self, motion: Motion, path: CartesianPath, s: np.ndarray, q: np.ndarray) -> list[tuple[int, int, float, float]]:
+        """Per joint, the fastest it turns along the path at the commanded speed and acceleration: (joint, segment k
+        (between samples k and k+1), rad/s, the fraction midway)."""
+        if len(s) < 2:
+            return []
+        dt = np.diff(timing.path_times(s, path.length_mm, path.turn_rad, motion.velocity, motion.acceleration,
+                                       self.arm.spec.limits.tool_rotation_deg_s))
+        if not np.all(dt > 0):
+            return []
+        rates = np.abs(np.diff(q, axis=0)) / dt[:, None]  # (N-1, 6) rad/s per segment and joint
+        fastest = np.argmax(rates >= rates.max(axis=0) - math.radians(PLATEAU_DEG_S), axis=0)  # the first at its peak
+        joints = range(rates.shape[1])
+        return list(zip(joints, fastest.tolist(), rates[fastest, joints].tolist(), ((s[fastest] + s[fastest + 1]) / 2).tolist()))
+
+    def record_demands(self, peaks: list[tuple[MotionRef, float, int, int, float, float]], together: np.ndarray,
+                       mount: _Mount) -> None:
+        """The joint demands of one run of Cartesian motions: both ends of every peak's segment placed and measured at
+        once. The Jacobian's smallest singular value (an SVD per configuration) is measured where a joint needs more
+        than its limit only; the closed forms' geometric measures everywhere."""
+        if not peaks:
+            return
+        joints = self.arm.spec.joints
+        names, limits = [j.name for j in joints], [float(j.max_speed_deg_s) for j in joints]
+        over = {k + e for _, _, j, k, rate, _ in peaks if math.degrees(rate) > limits[j] for e in (0, 1)}
+        used = sorted({k + e for _, _, _, k, _, _ in peaks for e in (0, 1)})
+        q = together[used]
+        measures = self.arm.singularity(q, mount.tcp, jacobian=False)
+        sigma = measures.sigma_min
+        if over and np.isnan(sigma).any():
+            rows = [n for n, k in enumerate(used) if k in over]
+            sigma = sigma.copy()
+            sigma[rows] = self.arm.singularity(q[rows], mount.tcp).sigma_min
+        tcp = self.arm.tcp_pose(q, mount.tcp)[:, :3, 3].tolist()
+        lists = [None if v is None else v.tolist() for v in (measures.shoulder_mm, measures.elbow_sin, measures.wrist_sin)]
+        at = {k: Proximity(tuple(tcp[n]), sigma_n, *(None if v is None else v[n] for v in lists))
+              for n, (k, sigma_n) in enumerate(zip(used, sigma.tolist()))}
+        self.demands.extend(JointDemand(ref, j + 1, names[j], math.degrees(rate), limits[j], s, (at[k], at[k + 1]), velocity)
+                            for ref, velocity, j, k, rate, s in peaks)
 
     def ref(self, motion: Motion, mount: _Mount) -> MotionRef:
         return MotionRef(motion.step, motion.span, motion.command, motion.path, motion.target.label, mount.label)
@@ -362,41 +415,6 @@ class _Run:
         if waypoint.pose is not None:
             return self._matrix(waypoint.pose, waypoint)
         return self.arm.tcp_pose(np.radians(waypoint.joints_deg), mount.tcp)
-
-    # ------------------------------------------------------------------ speeds and singularities
-
-    def speed_and_singularity(self, ref: MotionRef, motion: Motion, mount: _Mount, path: CartesianPath,
-                              s: np.ndarray, q: np.ndarray, close: np.ndarray) -> None:
-        """The fastest joint the path needs at its commanded speed and acceleration; a singularity where that is
-        beyond the limit.
-
-        Closeness to a singular configuration alone is no fault (a vertical descent beside the
-        base axis needs no joint-1 motion at all); it is one where it makes a joint rate blow up
-        — which is also how passing *through* a singularity shows on a followed IK branch.
-        """
-        if len(s) < 2:
-            return
-        velocity = motion.velocity or timing.CARTESIAN_SPEED_MM_S
-        dt = np.diff(timing.path_times(s, path.length_mm, path.turn_rad, motion.velocity, motion.acceleration,
-                                       self.arm.spec.limits.tool_rotation_deg_s))
-        if not np.all(dt > 0):
-            return
-        rates = np.abs(np.diff(q, axis=0)) / dt[:, None]  # rad/s per joint per segment
-        share = rates / self.arm.max_speed
-        k, j = np.unravel_index(int(np.argmax(share)), share.shape)
-        if share[k, j] <= SPEED_SHARE:
-            return
-        joints = self.arm.spec.joints
-        names = [joint.name for joint in joints]
-        needed, limit = math.degrees(rates[k, j]), float(joints[j].max_speed_deg_s)  # the spec's figure, not a radian round trip
-        at = float((s[k] + s[k + 1]) / 2)
-        if share[k, j] > 1.0 and (close[k] or close[k + 1]):
-            measures = self.arm.singularity(q[k:k + 2], mount.tcp)
-            i = int(np.argmin(measures.sigma_min))
-            self.singular.append(Singular(ref, at, _xyz(self.arm.tcp_pose(q[k + i], mount.tcp)), measures.kinds(i) or measures.kinds(1 - i),
-                                          float(measures.sigma_min[i]), int(j) + 1, names[j], needed, limit))
-            return
-        self.speeds.append(JointSpeed(ref, int(j) + 1, names[j], needed, limit, at, _xyz(self.arm.tcp_pose(q[k], mount.tcp)), velocity))
 
     # ------------------------------------------------------------------ collisions
 
@@ -439,7 +457,10 @@ class _Run:
                                       p.motion.velocity, p.motion.acceleration, self.arm.spec.limits.tool_rotation_deg_s)
 
     def approaches(self, p: _Planned, result: SweptPath, tcp: np.ndarray, bodies: BodySet) -> list[Approach]:
-        """Each body's closest approach to the world (when under the clearance) and each self pair's contact."""
+        """Each body's closest approach to the world (when under the clearance) and each self pair's contact.
+
+        A motion whose first sample is where the previous one ended (`report_first` False) is measured from its
+        second sample on; its first sample's distance to the same thing is `Approach.start_mm`."""
         first = 0 if p.report_first or len(result.s) == 1 else 1
         out: list[Approach] = []
         if len(result.s) <= first:
@@ -447,25 +468,24 @@ class _Run:
         clearance = self.scene.clearance_mm
         targets = self.scene.targets
         world = result.world[:, first:]
-        closest = np.argmin(world, axis=1) + first
-        for b in np.flatnonzero(world.min(axis=1) < clearance):
-            k = int(closest[b])
-            if result.world_target[b, k] < 0 or _carried_over(result.world[b], result.world_target[b], k, first):
+        close = np.flatnonzero(world.min(axis=1) < clearance)
+        for b, k in zip(close, _first_at_least(world[close], PLATEAU_MM) + first):
+            target = int(result.world_target[b, k])
+            if target < 0:
                 continue
-            other = targets[int(result.world_target[b, k])]
+            start = float(result.world[b, 0]) if first and result.world_target[b, 0] == target else None
+            other = targets[target]
             out.append(Approach(p.ref, bodies.bodies[b].name, other, "floor" if other == targets[0] else "object",
-                                float(result.world[b, k]), float(result.s[k]), _xyz_row(tcp[k]), _point(result.world_points[b, k, 0]),
-                                clearance))
+                                float(world[b].min()), float(result.s[k]), _xyz_row(tcp[k]), _point(result.world_points[b, k, 0]),
+                                clearance, start))
         if len(bodies.pairs):
             own = result.own[:, first:]
-            touching = np.argmin(own, axis=1) + first
-            for n in np.flatnonzero(own.min(axis=1) < 0.0):  # the robot's own links: contact only (see motion.sweep)
-                k = int(touching[n])
-                if _carried_over(result.own[n], None, k, first):
-                    continue
+            touching = np.flatnonzero(own.min(axis=1) < 0.0)  # the robot's own links: contact only (see motion.sweep)
+            for n, k in zip(touching, _first_at_least(own[touching], PLATEAU_MM) + first):
                 a, c = bodies.pairs[n]
-                out.append(Approach(p.ref, bodies.bodies[a].name, bodies.bodies[c].name, "self", float(result.own[n, k]),
-                                    float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0))
+                out.append(Approach(p.ref, bodies.bodies[a].name, bodies.bodies[c].name, "self", float(own[n].min()),
+                                    float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0,
+                                    float(result.own[n, 0]) if first else None))
         return out
 
 
@@ -484,11 +504,11 @@ def _path_key(p: _Planned) -> tuple | None:
     return ("static",) if p.at is _static else None
 
 
-def _carried_over(distances: np.ndarray, targets: np.ndarray | None, k: int, first: int) -> bool:
-    """A contact the motion starts in (the previous motion ended there, and was reported) and does not deepen."""
-    if first == 0 or distances[0] >= 0.0 or (targets is not None and targets[0] != targets[k]):
-        return False
-    return distances[k] >= distances[0] - CARRIED_OVER_MM
+def _first_at_least(values: np.ndarray, tolerance: float) -> np.ndarray:
+    """Per row of `values` (R, N): the first sample within `tolerance` of the row's least value."""
+    if not len(values):
+        return np.zeros(0, dtype=int)
+    return np.argmax(values <= values.min(axis=1, keepdims=True) + tolerance, axis=1)
 
 
 class _JointAt:

@@ -24,11 +24,14 @@ obstacle 10 mm thick, can fall between two samples.
 All motions of a plan that carry the same tool are evaluated together, one
 batched distance query per refinement round, which is what keeps a 100-command
 program within a few milliseconds. Each motion's result depends on nothing but
-the scene, the bodies and the motion itself (the exact-distance cut-offs are
-per sample, `_cutoff`), so a motion swept once is remembered (`SweepCache`, by
-value: the scene's floor, clearance and obstacles, the body set, the motion's
-samples and path) and a replayed or retried plan's identical motions cost
-nothing the second time.
+the scene, the bodies and the motion itself, to the last bit: the exact-distance
+cut-offs are per sample (`_cutoff`), and the distance engine's arithmetic is
+element-wise (`collision.bounds`), never a kernel that rounds differently with
+the number of instants in the batch. So a motion swept once is remembered
+(`SweepCache`, by value: the scene's floor, clearance and obstacles, the body
+set, the motion's samples and path), a replayed or retried plan's identical
+motions cost nothing the second time, and what a process verified before never
+changes a result (test_sweep.py checks both on whole plans).
 """
 
 from __future__ import annotations

@@ -11,12 +11,11 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Mapping
 
-from plan_verifier.findings import Category, Finding, Severity, Span
+from plan_verifier.findings import Category, Finding, GraphProblem, Severity, Span
 from plan_verifier.problems import Problem, ProblemKind
 
 if TYPE_CHECKING:
     from plan_verifier.context import RuleContext
-    from plan_verifier.graph.result import GraphProblem
 
 #: Seed 004 reason codes used when a rule does not name its own.
 DEFAULT_REASON = {
@@ -67,7 +66,7 @@ class Rule:
         evidence: Mapping[str, Any] | None = None,
         suggestion: str | None = None,
         indeterminate: bool = False,
-        graph: "GraphProblem | None" = None,
+        graph: GraphProblem | None = None,
     ) -> Finding:
         return Finding(
             rule_id=self.id,

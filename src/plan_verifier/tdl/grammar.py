@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import os
 import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from plan_verifier.resources import cache_file, load_cached, store_cached
 
 #: Symbol id of the end of input in `Grammar.table`.
 END = "$END"
@@ -99,45 +99,17 @@ def _without_captures(regex: str) -> str:
 
 
 
-def _cache_file(key: str) -> Path | None:
-    """Where the derived tables may be kept: a private per-user directory (never a shared temporary one)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    directory = os.path.join(base, "plan_verifier")
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        if os.stat(directory).st_uid != os.getuid() or not os.access(directory, os.W_OK):
-            return None
-    except OSError:
-        return None
-    return Path(directory) / f"tdl-tables-{key}.json"
-
-
 @functools.cache
 def grammar() -> Grammar:
     """The reader's tables for `tdl.lark` (derived once per grammar, loaded once per process)."""
     text = resources.files("plan_verifier.tdl").joinpath("tdl.lark").read_text(encoding="utf-8")
     key = hashlib.sha256(text.encode("utf-8") + Path(__file__).read_bytes()).hexdigest()[:24]
-    path = _cache_file(key)
-    tables = None
-    if path is not None:
-        try:
-            tables = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            tables = None
+    path = cache_file(f"tdl-tables-{key}.json")
+    tables = load_cached(path)
     if tables is None:
         tables = _derive(text)
-        if path is not None:
-            _store(path, tables)
+        store_cached(path, tables)
     return _load(tables)
-
-
-def _store(path: Path, tables: dict) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(tables), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
 
 
 def _load(tables: dict) -> Grammar:

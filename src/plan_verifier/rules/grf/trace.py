@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Collection, Iterator
 
-from plan_verifier.findings import Category, Finding, Severity
+from plan_verifier.findings import Category, Finding, GraphProblem, Severity
 from plan_verifier.graph.model import Cell
-from plan_verifier.graph.result import START, GraphProblem
 from plan_verifier.graph.simulate import Simulation, Transition
 from plan_verifier.rules.base import Rule
 
@@ -44,8 +43,9 @@ class TraceRule(Rule):
         """A finding about transition `at` (None: the start state) with its seed 003 lines; the hint is
         also the suggestion unless one is given."""
         step = at.step if at is not None else None
-        problem = GraphProblem.of(at.index if at is not None else START, self.check_order, step, feedback, hint=hint,
-                                  conflict=conflict, missing_position=missing_position, illegal_edge=illegal_edge,
+        index = at.index if at is not None else GraphProblem.START
+        problem = GraphProblem.of(index, self.check_order, step, feedback, hint=hint, conflict=conflict,
+                                  missing_position=missing_position, illegal_edge=illegal_edge,
                                   unsupported_routine=unsupported_routine)
         return self.finding(message, span=at.span if at is not None else None, step=step, evidence=evidence,
                             suggestion=suggestion or hint, graph=problem)
@@ -58,6 +58,6 @@ def trace_findings(trace: Simulation, cell: Cell, *, plan_format: str | None = N
     field is always the whole VerificationResult."""
     from plan_verifier import rules as registry
 
-    return [f for cls in registry.all_rules()
+    return [f for cls in registry.in_categories([Category.GRAPH])
             if issubclass(cls, TraceRule) and cls not in skip and (plan_format is None or plan_format in cls.formats)
             for f in cls().judge(trace, cell)]

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from plan_verifier.rules import register
 from plan_verifier.rules.execution import ExecutionRule, motion_evidence, where
+from plan_verifier.rules.kin.r_kin_004 import singularities_near
 
 
 @register
@@ -35,7 +36,8 @@ class RKin003(ExecutionRule):
     def judge(self, execution, ctx):
         for broke in execution.breaks:
             motion = broke.motion
-            near = f" near the {' and '.join(broke.near)} singularity" if broke.near else ""
+            kinds = singularities_near(broke.last)
+            near = f" near the {' and '.join(kinds)} singularity" if kinds else ""
             if broke.flip:
                 what = f"the arm would have to change configuration (IK branch){near}"
             else:
@@ -43,6 +45,6 @@ class RKin003(ExecutionRule):
             yield self.finding(
                 f"{motion.command} cannot follow its path {where(motion, broke.s, broke.tcp)}: {what}",
                 span=motion.span, step=motion.step,
-                evidence={**motion_evidence(motion, broke.s, broke.tcp), "flip": broke.flip, "near": list(broke.near)},
+                evidence={**motion_evidence(motion, broke.s, broke.tcp), "flip": broke.flip, "near": list(kinds)},
                 suggestion="Add an intermediate waypoint that keeps the path away from the base axis and the edge of the "
                            "workspace, or make this a MoveJoint (joint interpolation has no such limit)")

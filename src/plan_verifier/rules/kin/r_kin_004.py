@@ -1,14 +1,53 @@
 from __future__ import annotations
 
 import math
+from typing import Iterable
 
 from plan_verifier.ir import fmt_number
-
+from plan_verifier.motion.facts import JointDemand, MotionRef, Proximity
 from plan_verifier.rules import register
 from plan_verifier.rules.execution import ExecutionRule, motion_evidence, where
 
+#: Close to a singularity (docs/robots.md): the wrist point this near the plane of axes 1 and 2 (mm) ...
+SHOULDER_MM = 50.0
+#: ... the elbow angle's sine under this (the arm stretched or folded flat) ...
+ELBOW_SIN = 0.05
+#: ... axes 4 and 6 within this sine of each other ...
+WRIST_SIN = 0.05
+#: ... and, for an arm without a closed form, the Jacobian's smallest singular value (linear rows per reach) under this.
+SIGMA_MIN = 0.02
+
 _WHY = {"shoulder": "the wrist point passes the base axis", "elbow": "the arm is stretched or folded flat",
         "wrist": "joints 4 and 6 line up", "generic": "the Jacobian loses rank"}
+
+
+def singularities_near(at: Proximity) -> tuple[str, ...]:
+    """The singularities a measured configuration is close to: shoulder, elbow, wrist (closed-form arms), generic."""
+    if at.shoulder_mm is None:
+        return ("generic",) if at.sigma_min < SIGMA_MIN else ()
+    found = []
+    if at.shoulder_mm < SHOULDER_MM:
+        found.append("shoulder")
+    if at.elbow_sin is not None and at.elbow_sin < ELBOW_SIN:
+        found.append("elbow")
+    if at.wrist_sin is not None and at.wrist_sin < WRIST_SIN:
+        found.append("wrist")
+    return tuple(found)
+
+
+def fastest(demands: Iterable[JointDemand]) -> list[JointDemand]:
+    """Per motion, the demand nearest its joint's limit (the lowest joint on a tie), in the run's order."""
+    out: dict[MotionRef, JointDemand] = {}
+    for demand in demands:
+        best = out.get(demand.motion)
+        if best is None or demand.share > best.share:
+            out[demand.motion] = demand
+    return list(out.values())
+
+
+def singular(demand: JointDemand) -> bool:
+    """This rule's case: the joint needs more than its limit with the arm close to a singularity at either end."""
+    return demand.needed_deg_s > demand.limit_deg_s and any(singularities_near(end) for end in demand.ends)
 
 
 @register
@@ -46,18 +85,22 @@ class RKin004(ExecutionRule):
 
     def judge(self, execution, ctx):
         broken = {b.motion.step for b in execution.breaks}
-        for near in execution.singular:
-            motion = near.motion
-            if motion.step in broken:
+        for demand in fastest(execution.demands):
+            motion = demand.motion
+            if motion.step in broken or not singular(demand):
                 continue
-            kinds = " and ".join(near.kinds) or "a"
-            why = "; ".join(_WHY[k] for k in near.kinds if k in _WHY)
+            i = 1 if demand.ends[1].sigma_min < demand.ends[0].sigma_min else 0  # the end nearer the singularity
+            near = demand.ends[i]
+            kinds_found = singularities_near(near) or singularities_near(demand.ends[1 - i])
+            kinds = " and ".join(kinds_found) or "a"
+            why = "; ".join(_WHY[k] for k in kinds_found if k in _WHY)
             yield self.finding(
-                f"{motion.command} passes a {kinds} singularity {where(motion, near.s, near.tcp)}{f' ({why})' if why else ''}: "
-                f"joint {near.joint} ({near.name}) would have to turn at {fmt_number(round(near.needed_deg_s))}°/s, above its "
-                f"{fmt_number(near.limit_deg_s)}°/s limit; the controller will stop",
+                f"{motion.command} passes a {kinds} singularity {where(motion, demand.s, near.tcp)}{f' ({why})' if why else ''}: "
+                f"joint {demand.joint} ({demand.name}) would have to turn at {fmt_number(round(demand.needed_deg_s))}°/s, "
+                f"above its {fmt_number(demand.limit_deg_s)}°/s limit; the controller will stop",
                 span=motion.span, step=motion.step,
-                evidence={**motion_evidence(motion, near.s, near.tcp), "kinds": list(near.kinds),
+                evidence={**motion_evidence(motion, demand.s, near.tcp), "kinds": list(kinds_found),
                           "sigma_min": round(near.sigma_min, 4) if math.isfinite(near.sigma_min) else None,
-                          "joint": near.joint, "needed_deg_s": round(near.needed_deg_s, 1), "limit_deg_s": near.limit_deg_s},
+                          "joint": demand.joint, "needed_deg_s": round(demand.needed_deg_s, 1),
+                          "limit_deg_s": demand.limit_deg_s},
                 suggestion="Route the move around the singular region with an intermediate waypoint, or make it a MoveJoint")
