@@ -32,7 +32,7 @@ def test_every_parameter_is_described_and_every_settings_field_is_a_parameter():
 def test_each_parameter_is_read_at_one_stage():
     """Read-only: only what the process reads at start; the rest is read at configure (writable while unconfigured) or live."""
     assert {p.name for p in PARAMETERS if p.read_only} == {p.name for p in PARAMETERS if p.stage == "start"} == {"autostart", "executor_threads"}
-    assert {p.name for p in PARAMETERS if p.stage == "live"} == {"level", "max_plan_attempts", "verify_timeout_s"}
+    assert {p.name for p in PARAMETERS if p.stage == "live"} == {"level", "max_plan_attempts", "verify_timeout_s", "repair_rejected"}
     assert {"robot", "cell", "graph_uri", "graph_user", "graph_database", "graph_timeout_s", "graph_fingerprint"} <= {
         p.name for p in PARAMETERS if p.stage == "configure"}
 
