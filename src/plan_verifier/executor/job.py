@@ -16,7 +16,7 @@ the `Timing` default, and each segment says how its duration was found.
 Steps approved with the execution level carry a `verified` block (the joint
 target the verifier chose, the motion's duration, the configurations on the
 way; `motion.verified`): its duration is the step's, and its points are the
-step's joint trajectory (`Segment.points`), which `execution.kinematic`
+step's joint trajectory (`Segment.points`), which `executor.kinematic`
 follows and checks. The estimates above are only for files without it.
 
 State: seed 003's simulation rules. A move to a cell position puts the robot

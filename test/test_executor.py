@@ -11,8 +11,8 @@ import yaml
 
 from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.actions import approved_yaml
-from plan_verifier.execution.job import JobRejected, RobotPose, Timing, prepare_job, start_pose
-from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
+from plan_verifier.executor.job import JobRejected, RobotPose, Timing, prepare_job, start_pose
+from plan_verifier.executor.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
 from plan_verifier.graph.open import open_graph
 from plan_verifier.pipeline import Verifier
 from plan_verifier.plans.actions_plan import steps_sha256
