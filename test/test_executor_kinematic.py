@@ -14,7 +14,7 @@ from plan_verifier.executor.kinematic import Contacts, Fault, Follower, commande
 from plan_verifier.graph.open import open_graph
 from plan_verifier.motion.verified import step_motions
 from plan_verifier.pipeline import Verifier
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import load_robot
 
 CELL = open_graph(cell="weld_cell").snapshot()
