@@ -1,7 +1,7 @@
 """An approved plan as a simulated executor runs it: steps with durations and the state after each.
 
 The input is what the node publishes on ~/approved_actions: the approved YAML
-and the sha256 of its steps. A job is only built when the steps still hash
+(read as a `robot_sequence.RobotSequence`) and the sha256 of its steps. A job is only built when the steps still hash
 to that sha256 (and, given a robot, when the approval names that robot); a
 robot never runs steps the verifier did not approve.
 

@@ -1,6 +1,6 @@
-"""Approved-actions files read back, so an executor or a replay can re-verify them.
+"""Approved-actions files read back into the IR, so an executor or a replay can re-verify them.
 
-An actions file (contract §6) is seed 003's `RobotSequence` document. Two
+An actions file (contract §6, typed in `robot_sequence`) is seed 003's `RobotSequence` document. Two
 kinds of steps occur:
 
 * seed 003 steps (`action: move|routine`), written by the seed system or by
@@ -13,7 +13,7 @@ kinds of steps occur:
   literals are kept for the arity rules.
 
 A `verification` block whose `sha256` does not match the steps (hashed as
-`steps_sha256` hashes them) means the steps were changed after
+`robot_sequence.steps_sha256` hashes them) means the steps were changed after
 approval: the ACTIONS_STEPS_CHANGED problem.
 
 The `verified` block of a motion step (the joint target and duration the
