@@ -145,7 +145,8 @@ def _verify(job: Job) -> Verdict:
     report = _WORKER_VERIFIER.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
                                      start_position=job.start_position, start_tool=job.start_tool, start_joints=job.start_joints,
                                      start_joints_source="joint_states")
-    sha = steps_sha256([step.to_yaml() for step in approved_steps(report)]) if report.approved and report.plan is not None and report.plan.parsed else None
+    written = report.approved and report.plan is not None and report.plan.parsed
+    sha = steps_sha256([step.to_yaml() for step in approved_steps(report)]) if written else None
     return Verdict(report.verdict, report.approved, sorted_keys(finding_key(f) for f in report.findings), sha)
 
 
