@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from plan_verifier.evaluation.programs import Item, Spot, Style, TdlTask, Transfer, build_program, render  # noqa: E402
 from plan_verifier.pipeline import Verifier  # noqa: E402
-from plan_verifier.semantic import instruction as instruction_module, language, program  # noqa: E402
+from plan_verifier.semantic import instruction as instruction_module, language, matching, names, places, program  # noqa: E402
 
 NOUNS = ("box", "cube", "apple", "banana", "glass", "cup", "gear", "bolt")
 LETTERS = "ABCDEFGHIJKLMNOPQRST"
@@ -87,8 +87,10 @@ def commented() -> tuple[str, str, str]:
 def clear_caches() -> None:
     """Forget every reading (the language tools stay loaded): a new plan and a new instruction."""
     for cached in (instruction_module.read_instruction, language.english_tokens, language.korean_morphs, language.verb_lemma,
-                   language.noun_lemma, language.identifier_words, program.identifier_evidence, program.text_evidence):
+                   language.noun_lemma, language.identifier_words, names.identifier_evidence, names.text_evidence, names.name_places,
+                   names.name_objects, names.word_groups, places.relate, matching.same_word, matching.transliterates):
         cached.cache_clear()
+    program.forget_programs()
 
 
 def one(verifier: Verifier, text: str, level: str, instruction: str | None) -> tuple[float, float]:

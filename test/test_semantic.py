@@ -59,6 +59,49 @@ def test_the_issue_instructions_that_were_approved_are_rejected(style, instructi
 
 
 @pytest.mark.parametrize("style", sorted(RED_CUBE_TO_BIN3))
+@pytest.mark.parametrize("instruction", ["Put the red cube into slot 2", "빨간 큐브를 2번 슬롯에 넣어줘"], ids=["en", "ko"])
+def test_issue_17_a_place_of_another_kind_is_a_location_error_not_missing_evidence(style, instruction) -> None:
+    # The program says bin 3 (names and comments), the instruction slot 2: two places of two different kinds.
+    report = _full(RED_CUBE_TO_BIN3[style], instruction)
+    assert report.verdict == "FAIL" and _rules(report) == ["R-SEM-003"], [f.message for f in report.findings]
+    [finding] = [f for f in report.findings if f.severity is Severity.CRITICAL]
+    assert "slot 2" in finding.message or "2번 슬롯" in finding.message
+    assert "bin 3" in finding.message.lower() or "bin3" in finding.message.lower()
+    assert finding.evidence["kind"] == "other_kind" and not any(f.indeterminate for f in report.findings)
+
+
+@pytest.mark.parametrize("style", sorted(RED_CUBE_TO_BIN3))
+def test_issue_17_leave_it_at_is_a_destination(style) -> None:
+    report = _full(RED_CUBE_TO_BIN3[style], "Take the red cube and leave it at the tray")
+    assert report.verdict == "FAIL" and _rules(report) == ["R-SEM-003"], [f.message for f in report.findings]
+    [finding] = [f for f in report.findings if f.severity is Severity.CRITICAL]
+    assert "the tray" in finding.message
+
+
+@pytest.mark.parametrize("style", sorted(RED_CUBE_TO_BIN3))
+def test_issue_17_a_destination_the_reader_cannot_read_is_a_warning_not_a_pass(style) -> None:
+    report = _full(RED_CUBE_TO_BIN3[style], "Take the red cube and frobnicate it at the tray")
+    assert report.verdict == "PARTIAL", [f.message for f in report.findings]
+    [warning] = [f for f in report.findings if f.rule_id == "R-SEM-000"]
+    assert warning.severity is Severity.WARNING and warning.evidence["reason_code"] == "insufficient_evidence"
+    assert "the tray" in warning.message
+
+
+@pytest.mark.parametrize("style", sorted(RED_CUBE_TO_BIN3))
+@pytest.mark.parametrize("instruction", [
+    "Take the red cube and leave it in bin 3",
+    "Grab the red cube, then set it down in bin 3.",
+    "The red cube goes into bin 3.",
+    "Red cube: table -> bin 3",
+    "빨간 큐브 테이블에서 3번 통으로",
+    "빨간 큐브를 집어서 3번 통에다 넣어 줘",
+], ids=["leave-in", "set-down", "goes-into", "arrow", "ko-verbless", "ko-eda"])
+def test_issue_17_constructions_approve_the_correct_plan(style, instruction) -> None:
+    report = _full(RED_CUBE_TO_BIN3[style], instruction)
+    assert report.verdict != "FAIL", [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize("style", sorted(RED_CUBE_TO_BIN3))
 @pytest.mark.parametrize("instruction", [
     "Don't touch the blue cube; put the red cube into bin 3",   # the issue: negation read as a request
     "Put the red cube into bin 3",

@@ -16,7 +16,7 @@ from plan_verifier.pipeline import Verifier
 from plan_verifier.semantic.instruction import read_instruction
 from plan_verifier.semantic.language import Morph, _unglue
 from plan_verifier.semantic.loanwords import borrowed, english_skeleton, korean_skeleton
-from plan_verifier.semantic.program import text_evidence
+from plan_verifier.semantic.names import text_evidence
 from plan_verifier.semantic.vocabulary import vocabulary
 from semantic_scene import STYLES, Cycle, program
 
@@ -106,8 +106,8 @@ def test_korean_light_verbs_take_the_action_of_their_noun() -> None:
 
 
 def test_any_verb_with_an_object_and_a_goal_moves_it() -> None:
-    assert _tasks("Toss the bolt into bin 1.") == [("transfer", "bolt", None, "bin1", 0)]
-    assert _tasks("Shove the box from the table onto the pallet.") == [("transfer", "box", "table", "pallet", 0)]
+    assert _tasks("Lob the bolt into bin 1.") == [("transfer", "bolt", None, "bin1", 0)]
+    assert _tasks("Scoot the box from the table onto the pallet.") == [("transfer", "box", "table", "pallet", 0)]
     # but a describing word is no verb
     assert [t[1] for t in _tasks("Move the red, blue and green cubes onto the tray.")] == ["cube"] * 3
     # Korean: after a pick, an unknown verb with a place completes the transfer
@@ -198,7 +198,7 @@ def test_steel_and_aluminium_differ_and_metal_fits_both(style) -> None:
 
 
 def test_a_side_written_into_a_pose_name_is_that_place_side() -> None:
-    from plan_verifier.semantic.program import identifier_evidence
+    from plan_verifier.semantic.names import identifier_evidence
 
     [place] = identifier_evidence("Bolt_LeftShelf_Grasp")[1]
     assert (place.kind, place.side) == ("shelf", "left")
@@ -208,7 +208,7 @@ def test_a_side_written_into_a_pose_name_is_that_place_side() -> None:
 
 
 def test_a_colour_before_a_compound_noun_in_a_pose_name_is_the_head_nouns() -> None:
-    from plan_verifier.semantic.program import identifier_evidence
+    from plan_verifier.semantic.names import identifier_evidence
 
     [(obj, known)] = identifier_evidence("BlueLidBox_Shelf_Grasp")[0]
     assert (obj.noun, obj.color, known) == ("box", "blue", True)
@@ -251,7 +251,7 @@ def test_and_after_that_orders_what_follows() -> None:
 
 
 def test_an_abbreviated_place_in_a_pose_name_is_read_when_only_one_place_fits() -> None:
-    from plan_verifier.semantic.program import identifier_evidence
+    from plan_verifier.semantic.names import identifier_evidence
 
     assert [p.key for p in identifier_evidence("p_box_shlf3_place")[1]] == ["shelf3"]
     assert [p.key for p in identifier_evidence("Bolt_Conv_Pick")[1]] == ["conveyor"]

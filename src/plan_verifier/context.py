@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from plan_verifier.semantic.grounding import Grounding
     from plan_verifier.semantic.instruction import Instruction
     from plan_verifier.semantic.llm import Review
-    from plan_verifier.semantic.program import Activity
+    from plan_verifier.semantic.activity import Activity
 
 
 #: The start source of a run from another configuration of an assumed start (`RuleContext.start_alternatives`).

@@ -26,6 +26,9 @@ class ObjectRef:
     count: int | None = None  # "both", "two": 2; "all": -1
     generic: bool = False  # "the part", "everything": any object
     pronoun: bool = False  # "it", "them": the last object named
+    #: Free words: what else the description says besides class and attributes ("croissant" of "croissant tray",
+    #: "pouch" of "pouch cell"), lower-case lemmas (Korean as written).
+    words: tuple[str, ...] = ()
 
     def describe(self) -> str:
         words = [w for w in (self.size, self.color, self.material) if w]
@@ -34,7 +37,9 @@ class ObjectRef:
 
 @dataclass(frozen=True, slots=True)
 class PlaceRef:
-    """A place as the instruction describes it; `key` is what names compare by (`bin3`, `a`, `table`)."""
+    """A place as the instruction (or a program) names it: kind + designators (label, side, colour) + free words.
+
+    `key` is a compact form two identical mentions share (`bin3`, `a`, `table`); `places.relate` compares the parts."""
 
     text: str
     key: str
@@ -44,6 +49,10 @@ class PlaceRef:
     coords: tuple[float, ...] | None = None
     #: A place that is an object ("on top of the large box", "빨간 큐브 위에"): that object, with its attributes.
     obj: ObjectRef | None = None
+    color: str | None = None  # "the red tray"
+    #: Free words: what the name says besides kind and designators ("proofer" of "proofer shelf"; the head noun itself
+    #: when the lexicon has no kind for it: "laser marker"), lower-case lemmas (Korean as written).
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,3 +73,6 @@ class Clause:
     order: str | None = None
     fact: bool = False  # "the cube is in bin 3": where an object is, no action
     excluded_places: tuple[PlaceRef, ...] = ()  # "in a bin, but not bin 3"
+    #: Objects a sentence without a request names ("Sourdough's done.", "Weigh one carton:"): what a following "it" or a
+    #: route without its object ("oven tray to the cooling trolley") is about.
+    mentions: tuple[ObjectRef, ...] = ()

@@ -13,22 +13,17 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
-import functools
-import re
-from dataclasses import dataclass
+from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Token, canon, english_tokens
+from plan_verifier.semantic.english_constructions import Constructions
+from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
+                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
+from plan_verifier.semantic.language import Token, english_tokens
+from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
-_PARTICLES = frozenset({"up", "down", "off", "over", "away", "back", "out", "in"})
-_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "our", "its", "their", "some", "any",
-                          "another", "other", "remaining", "number", "no", "#", "same", "only", "just"})
-_QUANTIFIERS = frozenset({"all", "both", "each", "one", "two", "three", "four", "some", "any", "none", "either", "every"})
-#: Words that open a subordinate clause: its content is a condition, a reason or an order, not another instruction.
-_SUBORDINATORS = {"once": "first", "after": "first", "when": "first", "until": "first", "before": "later", "as": None, "because": None,
-                  "since": None, "if": None, "unless": None, "though": None, "although": None, "whenever": None}
 _ARTICLES = frozenset({"a", "an", "the"})
 #: Verbs that take their meaning from the action noun after them: "run a seam weld", "do an inspection".
 _LIGHT_VERBS = frozenset({"run", "do", "perform", "make", "execute", "conduct"})
@@ -38,18 +33,8 @@ _MOVES = frozenset({"move_to", "return_home"})
 _IN_ORDER = ("in that order", "in this order", "in order", "one after the other", "one after another", "in sequence", "in turn")
 #: What a camera takes, not an object to handle ("take a picture of ...").
 _NOT_OBJECTS = frozenset({"picture", "photo", "image", "snapshot", "shot", "chance", "moment", "look", "care", "time", "second", "minute"})
-_CONJUNCTIONS = frozenset({"and", "or", "then", "but", "nor", "so", "while", "plus", "also"})
-#: Words after which a verb starts a clause.
-_HEAD_BEFORE = frozenset({"and", "then", "or", "to", "you", "please", "can", "could", "would", "will", "should", "must", "shall",
-                          "n't", "not", "never", "do", "does", "also", "once", "after", "before", "without", "while", "when", "first",
-                          "finally", "next", "lastly", "now", "i", "we", "let's", "us", "need", "want", "'ll", "but", "so", "just",
-                          "simply", "instead", "go", "come", "start", "begin", "by", "afterwards", "later", "don't", "dont", "kindly",
-                          "robot", "again", "immediately", "secondly", "thirdly", "firstly", "subsequently", "try", "carefully",
-                          "gently", "slowly", "quickly"})
 _BEFORE_INFINITIVE = frozenset({"you", "need", "want", "like", "have", "going", "able", "try", "asked", "order", "wish", "supposed",
                                 "has", "needs", "wants", "robot", "arm", "it", "please", "and", "then"})
-_NEGATORS = frozenset({"n't", "not", "never", "don't", "dont", "doesn't", "without", "avoid", "stop", "no"})
-_EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
 _LEAVE = frozenset({"leave", "keep", "ignore", "skip"})
 #: The robot itself: "move the arm to point A" moves no object.
 _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
@@ -57,20 +42,10 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
-#: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
-_MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
-#: Words of courtesy that ask for nothing ("thanks", "cheers").
-_COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
-#: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
-_WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
-_BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry").
 _SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
                        "i've", "he's", "she's"})
-_NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "as", "is", "are", "it's", "with", "instead",
-                        "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
-                        "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -86,6 +61,7 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
                 sentence = joined
                 k += 1
+        sentence.named_before = any(c.objects or c.mentions for c in out)
         found = sentence.clauses()
         if k in items:
             # "1) grab the camera 2) inspect seam 1": each item of a numbered list comes after the one before
@@ -102,14 +78,15 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     sentences: list[list[Token]] = [[]]
     items: list[int] = []
     resume = 0
+    dotted = _dotted_markers(tokens, text)
     for i, t in enumerate(tokens):
         if i < resume:
             continue
-        if _list_marker(tokens, i, text):
+        if _list_marker(tokens, i, text) or i in dotted or t.low in _CIRCLED:
             if sentences[-1]:
                 sentences.append([])
             items.append(len(sentences) - 1)
-            resume = i + 2
+            resume = i + (1 if t.low in _CIRCLED else 2)
             continue
         if t.low == "(":
             close = next((k for k in range(i + 1, len(tokens)) if tokens[k].low in (")", "(")), None)
@@ -141,8 +118,28 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
 
 def _states(tokens: list[Token]) -> bool:
     """Do these words hold a finite verb ("it goes ...", "they are ...")?"""
-    return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in _verb_forms(t.verb, "VBZ")
+    return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in verb_forms(t.verb, "VBZ")
                for t in tokens[1:] if t.kind == "word")
+
+
+#: Circled numbers that open list items ("① … ②").
+_CIRCLED = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
+
+
+def _dotted_markers(tokens: tuple[Token, ...], text: str) -> set[int]:
+    """"1. … 2. …": numbers written with a full stop that count 1, 2, 3 … from the start of the text (or of a line, or
+    after a colon), each opening a list item — not "put it on cart 2." at a sentence's end."""
+    out: set[int] = set()
+    expected = 1
+    for i, t in enumerate(tokens):
+        if t.kind != "number" or t.low != str(expected) or i + 1 >= len(tokens) or tokens[i + 1].low != "." or \
+                tokens[i + 1].start != t.end or i + 2 >= len(tokens) or tokens[i + 2].kind != "word":
+            continue
+        if expected == 1 and not (i == 0 or tokens[i - 1].low == ":" or "\n" in text[tokens[i - 1].end:t.start]):
+            continue
+        out.add(i)
+        expected += 1
+    return out if len(out) > 1 else set()
 
 
 def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
@@ -154,26 +151,9 @@ def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
     return opened < 0 or text.rfind(")", 0, t.start) > opened
 
 
-@dataclass
-class _NounPhrase:
-    tokens: list[Token]
-    head: Token | None
-    modifiers: list[Token]
-    labels: list[Token]
-    coords: tuple[float, ...] | None
-    count: int | None
-    ordinal: int | None
-
-    @property
-    def text(self) -> str:
-        return " ".join(t.text for t in self.tokens)
-
-
-class _Sentence:
+class _Sentence(Constructions):
     def __init__(self, tokens: list[Token], text: str, vocab: Vocabulary) -> None:
-        self.t = tokens
-        self.text = text
-        self.v = vocab
+        super().__init__(tokens, text, vocab)
         #: The verb a gapped clause shares with the clause before it ("..., then the blue cube in bin 2").
         self.shared: tuple[str | None, Token | None] = (None, tokens[0] if tokens else None)
         self._frames: dict[int, str | None] = {}  # token index -> the action its caused-motion frame gives
@@ -204,10 +184,10 @@ class _Sentence:
             return self._frames[i]
         self._frames[i] = None  # the noun phrase reader below asks again for later words, never for this one
         tok, end = self.t[i], len(self.t)
-        if tok.kind != "word" or not _is_verb(tok.low) or tok.low in _NOT_IN_NP or tok.low in _DETERMINERS \
+        if tok.kind != "word" or not is_verb(tok.low) or tok.low in NOT_IN_NP or tok.low in DETERMINERS \
                 or tok.noun in self.v.en_objects or tok.noun in self.v.en_places or tok.low in self.v.en_pronouns:
             return None
-        if _is_adjective(tok.low) and not (i + 1 < end and self.t[i + 1].low in _ARTICLES):
+        if is_adjective(tok.low) and not (i + 1 < end and self.t[i + 1].low in _ARTICLES):
             return None  # "the red, blue and green cubes onto the tray": "green" describes; "clear the PCB out ..." acts
         np, j = self._noun_phrase(i + 1, end)
         if np is None or self._names_place(np) or np.head is None:
@@ -225,28 +205,28 @@ class _Sentence:
         verb = self.t[i].verb
         for k in range(i + 2, min(i + 8, len(self.t))):
             tok = self.t[k]
-            if tok.kind == "punct" or self._preposition(k, len(self.t)) is not None and tok.low not in _PARTICLES:
+            if tok.kind == "punct" or self._preposition(k, len(self.t)) is not None and tok.low not in PARTICLES:
                 return None
-            if tok.low in _PARTICLES and f"{verb} {tok.low}" in self.v.en_actions:
+            if tok.low in PARTICLES and f"{verb} {tok.low}" in self.v.en_actions:
                 return self.v.en_actions[f"{verb} {tok.low}"]
         return None
 
     def _is_head(self, i: int) -> bool:
-        if _is_past(self.t[i]):
+        if is_past(self.t[i]):
             return False  # "yesterday we moved the blue cube to bin 2": what happened, not what to do
         j = i - 1
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or _is_label(self.t[i - 2])) and \
-                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or _is_label(self.t[i + 1])) and \
-                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in _CONJUNCTIONS):
+        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or is_label(self.t[i - 2])) and \
+                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
+                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
             return False  # "rack A, slot 2": a noun with its number after another, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
-        if prev.low in _MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
-                and self.t[j - 1].low not in _HEAD_BEFORE:
+        if prev.low in MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
+                and self.t[j - 1].low not in HEAD_BEFORE:
             return False  # "someone will pick it up there", "the operator can take it": another person's doing
         if prev.low == "to":  # "you to move": an infinitive; "to position A": a preposition
             wanting = self.t[j - 1] if j > 0 else None
@@ -256,7 +236,7 @@ class _Sentence:
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
         if j > 0 and f"{self.t[j - 1].low} {prev.low}" in self.v.en_sequence:
             return True  # "after that take the vial ...", "and then"
-        return prev.kind == "punct" or prev.low in _HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
+        return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
             or prev.low in self.v.en_before
 
     def _heads(self) -> list[int]:
@@ -272,7 +252,7 @@ class _Sentence:
     def clauses(self) -> list[Clause]:
         heads = self._heads()
         if not heads:
-            return [self._verbless() or self._fact_or_context(0, len(self.t))]
+            return self._verbless() or [self._fact_or_context(0, len(self.t))]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]
         then = False
@@ -282,28 +262,27 @@ class _Sentence:
             if sub is not None:
                 # "Once the sensor is on station B, move ...": that comes first; "When you are there, ...": this comes next
                 out.extend(Clause(**{**_fields(c), "order": "sequence"}) for c in sub[1])
-                then = sub[1] or preamble[0].low in {w for w, when in _SUBORDINATORS.items() if when == "first"}
+                then = sub[1] or preamble[0].low in {w for w, when in SUBORDINATORS.items() if when == "first"}
             elif any(t.kind == "word" and not self._is_filler(t) for t in preamble):
                 # "Red cube to bin 3 please, and leave the blue one ...": a request without a verb, or context
-                out.append(_Sentence(preamble, self.text, self.v)._verbless() or self._fact_or_context(0, starts[0]))
+                lead = _Sentence(preamble, self.text, self.v)
+                lead.named_before = self.named_before
+                out.extend(lead._verbless() or [self._fact_or_context(0, starts[0])])
         for k, h in enumerate(heads):
             end = starts[k + 1] if k + 1 < len(heads) else len(self.t)
             lead = {t.low for t in self.t[starts[k]:h]}
             found = self._clause(starts[k], h, end, k)
             if k == 0 and then and found:
                 found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
-            if lead & {w for w, when in _SUBORDINATORS.items() if when is None}:
+            if lead & {w for w, when in SUBORDINATORS.items() if when is None}:
                 continue  # "if you can", "because you moved it": a condition or a reason
-            if lead & set(_SUBORDINATORS) and not any(_asks(c) for c in found):
+            if lead & set(SUBORDINATORS) and not any(_asks(c) for c in found):
                 continue  # "when you get a chance": asks for nothing
             out.extend(found)
         if self._phrase_anywhere(_IN_ORDER):
             # "put the cup on the tray and the bowl on the shelf, in that order": every task after the one before
             out = [Clause(**{**_fields(c), "order": c.order or "sequence"}) if c.action is not None else c for c in out]
         return out
-
-    def _phrase_anywhere(self, phrases) -> bool:
-        return any(self._phrase(i, len(self.t), phrases) for i in range(len(self.t)))
 
     def _lead_start(self, head: int, prev_head: int) -> int:
         """The first token of the words that lead into this head ("then", "don't", "gently", "after you")."""
@@ -316,14 +295,6 @@ class _Sentence:
                 break  # "go slowly when you approach ...": the manner word ends the clause before
             i -= 1
         return i
-
-    def _is_lead(self, tok: Token) -> bool:
-        low = tok.low
-        return (tok.kind == "punct" and low == ",") or low in _HEAD_BEFORE or low in _NEGATORS or low in self.v.en_sequence \
-            or low in self.v.en_after or low in self.v.en_before or low in self.v.en_manner or low in ("done", "you've", "you")
-
-    def _is_filler(self, tok: Token) -> bool:
-        return tok.kind == "punct" or self._is_lead(tok) or tok.low in ("please", "robot", "ok", "okay", "now")
 
     def _nominal_action(self, i: int) -> str | None:
         """"run a seam weld", "do an inspection", "perform a pick": a light verb and an action noun."""
@@ -369,7 +340,7 @@ class _Sentence:
             lead = [t.low for t in self.t[start:head]]
             verb_tok = self.t[head]
             action, i = self._verb_phrase(head, end)
-        negated = any(w in _NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
+        negated = any(w in NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
         order = self._order(lead, index)
         objects: list[ObjectRef] = []
         places: list[tuple[str, PlaceRef]] = []
@@ -377,8 +348,10 @@ class _Sentence:
         excluded_places: list[PlaceRef] = []
         manner = self._manner_words(self.t[start:head]) if head >= 0 else []
         last_role: str | None = None
+        after_place = -1  # the token after the last place read: a landmark there locates that place ("the tray by the window")
         leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
+        tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"
         while i < end:
@@ -390,17 +363,21 @@ class _Sentence:
                 continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
-            if tok.low in _SUBORDINATORS and i > head + 1:
+            if tok.low in SUBORDINATORS and i > head + 1:
                 subordinate = self._subordinate(i, end)
                 break
             if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
             if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
-                    self.t[i + 1].low in _ARTICLES and _is_verb(tok.low) and tok.noun not in self.v.en_objects and \
-                    tok.noun not in self.v.en_places and self._action(i) is None and not self._phrase(i, end, _EXCEPT) and \
-                    tok.low not in _NEGATORS and tok.low not in _INSTRUMENT and tok.low not in _SUBORDINATORS and \
+                    (self.t[i + 1].low in _ARTICLES and is_verb(tok.low) or self.t[i + 1].low in _OBJECT_PRONOUNS) and \
+                    tok.noun not in self.v.en_objects and \
+                    tok.noun not in self.v.en_places and self._action(i) is None and not self._phrase(i, end, EXCEPT) and \
+                    tok.low not in NEGATORS and tok.low not in _INSTRUMENT and tok.low not in SUBORDINATORS and \
                     self._preposition(i, end) is None:
-                break  # "fetch the screwdriver and finish the part ...": a verb the vocabulary lacks starts its own clause
+                # "fetch the screwdriver and finish the part ...", "… and wedge it …": a verb the vocabulary lacks starts its own clause;
+                # when it is about the thing carried ("it"), where it puts it is read, to be reported as not understood
+                tail = i if self.t[i + 1].low in _OBJECT_PRONOUNS else None
+                break
             if tok.low == "," and self._new_statement(i + 1, end):
                 break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0
@@ -414,17 +391,18 @@ class _Sentence:
                     first = Clause(action, verb_tok.text, self.t[start].start, self.t[i - 1].end, tuple(objects), tuple(places),
                                    tuple(excluded), negated, tuple(manner), order or ("sequence" if gapped else None),
                                    excluded_places=tuple(excluded_places))
-                    return [first] + [Clause(**{**_fields(c), "order": c.order or ("sequence" if gapped else None)}) for c in rest]
+                    return [first] + [Clause(**{**_fields(c), "order": c.order or ("sequence" if gapped else None)}) for c in rest
+                                      if c.objects or c.places or c.manner]  # ", nothing else": no second task
                 i += max(seq, 1)
                 continue
             prep = self._preposition(i, end)
-            if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in _CONJUNCTIONS):
+            if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in CONJUNCTIONS):
                 keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
                 i += 1
                 continue
             if prep is not None and prep[1] > 1:
                 pass  # "out of", "next to": a preposition even after a verb with a particle
-            elif tok.low in _PARTICLES:
+            elif tok.low in PARTICLES:
                 if f"{verb_tok.verb} {tok.low}" in self.v.en_actions:
                     action = self.v.en_actions[f"{verb_tok.verb} {tok.low}"]  # "pick it up", "hand it over"
                     i += 1
@@ -432,7 +410,7 @@ class _Sentence:
                 if prep is None or i + 1 >= end or self.t[i + 1].low in ("to", "into", "onto", "on", "in", "at", "from"):
                     i += 1  # "take the wrench back to the rack": "back" adds nothing
                     continue
-            n_except = self._phrase(i, end, _EXCEPT)
+            n_except = self._phrase(i, end, EXCEPT)
             if n_except:
                 np, i = self._noun_phrase(i + n_except, end)
                 if np is not None:
@@ -444,19 +422,26 @@ class _Sentence:
             if prep is not None:
                 role, n = prep
                 np, j = self._noun_phrase(i + n, end)
+                if np is not None and role == "location" and places and i == after_place and \
+                        self._phrase(i, end, tuple(self.v.constructions.landmarks)):
+                    i = j  # "from the tray by the window": where the tray is, no second place
+                    continue
                 if np is not None:
                     place = self._place(np)
                     if j + 1 < end and self.t[j].low == "of":
                         owner, k = self._noun_phrase(j + 1, end)  # "the left side of the table", "the top of the pallet"
                         if owner is not None:
-                            if place.kind in (None, "position") or place.side:
-                                whole = self._place(owner)
+                            whole = self._place(owner)
+                            if place.kind in (None, "position"):  # "the left side of the table", "the top of the pallet"
                                 place = PlaceRef(f"{np.text} of {owner.text}", place.key if place.side else whole.key,
-                                                 whole.kind, whole.label, place.side, whole.coords)
+                                                 whole.kind, whole.label, place.side, whole.coords, color=whole.color,
+                                                 words=whole.words + place.words)
+                            else:  # "slot 2 of the tray", "the top shelf of the display case": the part, with the whole's words
+                                place = replace(place, text=f"{np.text} of {owner.text}", words=place.words + whole.words)
                             j = k
                     places.append((role, place))
                     last_role = role
-                    i = j
+                    i = after_place = j
                     continue
                 if role == "location" and action == "leave":
                     leave_alone = True
@@ -473,10 +458,10 @@ class _Sentence:
                 i += 1
                 continue
             if tok.kind == "word" and i + 1 < end and self.t[i + 1].low in _OBJECT_PRONOUNS and tok.low not in self.v.en_objects \
-                    and _is_verb(tok.low):
+                    and is_verb(tok.low):
                 i += 1  # "hold it under the scanner": a verb the vocabulary does not know, not a noun before "it"
                 continue
-            if tok.low.endswith(("ing", "ed")) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
+            if participle(tok) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
                 i += 1  # "the gear sitting on table A": where the object is
                 continue
             if tok.low in _INSTRUMENT and action not in ("attach", "detach"):
@@ -493,7 +478,7 @@ class _Sentence:
                 if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places):
                     # "the bag of M4 screws": one thing, named by its head; "the rest of the cubes", "two of the boxes": the
                     # complement names it
-                    quantity = np.head is None or np.head.low in _QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"
+                    quantity = np.head is None or np.head.low in QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"
                     np, j = (whole, k) if quantity else (np, k)
             if np is not None:
                 if last_role is not None and self._follows_and(i) and (self._names_place(np) or np.head is None):
@@ -503,7 +488,8 @@ class _Sentence:
                     place = self._place(np)
                     before = places[-1][1] if places else None
                     if np.head is None and before is not None and before.kind and place.label:
-                        place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label)  # "seams 1 and 5"
+                        place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label,
+                                         words=before.words)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
                 elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
                         (action in WORK and self._names_place(np)):
@@ -529,6 +515,10 @@ class _Sentence:
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
                         excluded_places=tuple(excluded_places))
+        if tail is not None:
+            # what the unknown verb says is read but not placed: if it names things or places, the stage says it could not read it
+            rest = self._clause_from(tail + 1, end, None, self.t[tail])
+            return [clause] + [r for r in rest if r.objects or r.places]
         if subordinate is None or not subordinate[1]:
             return [clause]
         when, subs = subordinate
@@ -545,19 +535,11 @@ class _Sentence:
             if verb.kind != "word":
                 return False
             finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
-                verb.low != verb.verb and verb.low.endswith("s") and verb.low in _verb_forms(verb.verb, "VBZ")
+                verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ")
             if finite:
                 np, j = self._noun_phrase(i, k)
                 return np is not None and j == k
         return False
-
-    def _infinitive(self, i: int, end: int) -> bool:
-        """"to free up the table", "to make room": a verb of purpose after "to" (no article, no known place or label)."""
-        if i >= end or self.t[i].kind != "word" or self.t[i].low in _DETERMINERS or self.t[i].low in _QUANTIFIERS or _is_label(self.t[i]):
-            return False
-        tok = self.t[i]
-        return tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and \
-            tok.low not in self.v.en_places and _is_verb(tok.low)
 
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:
@@ -569,7 +551,7 @@ class _Sentence:
         while i < end and self.t[i].low in ("then", "and", ",", "also", "next", "finally"):
             i += 1
         if i >= end or self._preposition(i, end) is not None or (self._action(i) is not None and self._is_head(i)) \
-                or self._phrase(i, end, _EXCEPT) or self.t[i].low in _SUBJECTS:
+                or self._phrase(i, end, EXCEPT) or self.t[i].low in _SUBJECTS:
             return False
         np, _ = self._noun_phrase(i, end)
         return np is not None and not self._names_place(np) and np.head is not None and np.head.low not in self.v.en_pronouns
@@ -589,12 +571,12 @@ class _Sentence:
         where an object is to be ("once the sensor is on station B"), which is a transfer to that place.
         """
         j = i
-        while j < end and (self.t[j].low in _SUBORDINATORS or self.t[j].low in ("only", "but", ",", "and", "then")):
+        while j < end and (self.t[j].low in SUBORDINATORS or self.t[j].low in ("only", "but", ",", "and", "then")):
             j += 1
         words = {self.t[k].low for k in range(i, j)}
-        when = next((_SUBORDINATORS[w] for w in words if w in _SUBORDINATORS), None)
+        when = next((SUBORDINATORS[w] for w in words if w in SUBORDINATORS), None)
         if when is None:
-            return (None, []) if words & set(_SUBORDINATORS) else None
+            return (None, []) if words & set(SUBORDINATORS) else None
         sub = _Sentence(self.t[j:end], self.text, self.v)
         heads = sub._heads()
         if heads:
@@ -603,13 +585,12 @@ class _Sentence:
             found = [c for c in found if _asks(c)]
             return (when, found) if found else (None, [])
         state = sub._fact_or_context(0, len(sub.t))
+        if state.action is not None and state.places:
+            return when, [state]  # "before the gown from the ironer goes on cart 5": that move, in its place in the order
         if state.fact and state.objects and state.places:
             # "once the sensor is on station B": the sensor must be put there first
             return when, [Clause("transfer", "", state.start, state.end, state.objects, tuple(("goal", p) for _, p in state.places))]
         return None, []
-
-    def _follows_and(self, i: int) -> bool:
-        return i > 0 and self.t[i - 1].low in ("and", ",", "or", "then")
 
     def _order(self, lead: list[str], index: int) -> str | None:
         joined = " ".join(lead)
@@ -627,325 +608,6 @@ class _Sentence:
         if index == 0 and " first" in f" {tail}":
             return "first"  # "move the apple first, then ..."
         return None
-
-    # ------------------------------------------------------------------ phrases
-    def _phrase(self, i: int, end: int, phrases) -> int:
-        for phrase in phrases:
-            words = phrase.split()
-            if i + len(words) <= end and all(self.t[i + k].low == w for k, w in enumerate(words)):
-                return len(words)
-        return 0
-
-    def _preposition(self, i: int, end: int) -> tuple[str, int] | None:
-        for n in (3, 2, 1):
-            if i + n <= end:
-                key = " ".join(t.low for t in self.t[i:i + n])
-                if key in self.v.en_prepositions:
-                    return self.v.en_prepositions[key], n
-        return None
-
-    def _manner_at(self, i: int, end: int) -> tuple[str, int] | None:
-        for n in (3, 2, 1):
-            if i + n <= end:
-                key = " ".join(t.low for t in self.t[i:i + n])
-                if key in self.v.en_manner:
-                    return self.v.en_manner[key], n
-        return None
-
-    def _manner_words(self, tokens: list[Token]) -> list[tuple[str, str]]:
-        return [(self.v.en_manner[t.low], t.text) for t in tokens if t.low in self.v.en_manner]
-
-    def _noun_phrase(self, i: int, end: int) -> tuple[_NounPhrase | None, int]:
-        start = i
-        tokens: list[Token] = []
-        while i < end:
-            tok = self.t[i]
-            if tok.kind == "punct" and tok.low not in ("#", "-"):
-                break
-            low = tok.low
-            if tokens and (low in _CONJUNCTIONS or low in _PARTICLES or self._preposition(i, end) is not None
-                           or self._phrase(i, end, _EXCEPT) or low in ("the", "an") and not all(x.low in _QUANTIFIERS or x.low in _DETERMINERS for x in tokens)):
-                break  # "bin 2 except the green one": the exclusion is not part of the place
-            if not tokens and (low in _CONJUNCTIONS or low in _NOT_IN_NP or low in _NEGATORS or low in _PARTICLES or low in _SUBORDINATORS
-                               or low in _MODALS or low in _COURTESY):  # "..., thanks": courtesy, no object
-                return None, start
-            if tokens and (low in _MODALS or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
-                break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
-            if low == "of":
-                if tokens and all(x.low in _QUANTIFIERS for x in tokens):
-                    tokens.append(tok)  # "both of the boxes"
-                    i += 1
-                    continue
-                break
-            if tokens and low in _SUBORDINATORS or tokens and low in ("that", "which", "that's", "who") and \
-                    not all(x.low in _DETERMINERS or x.low in _QUANTIFIERS for x in tokens):
-                break  # "the block that is red": a relative clause after the noun
-            if low in _NOT_IN_NP or low in self.v.en_manner or low in self.v.leave_alone and tokens:
-                break
-            if tokens and self._action(i) is not None and self._is_head(i):
-                break
-            if tokens and low.endswith(("ing", "ed")) and low not in self.v.en_objects and i + 1 < end and self._preposition(i + 1, end):
-                break  # "the gear sitting on table A", "the box located in bin 2": a reduced relative clause
-            tokens.append(tok)
-            i += 1
-            if low in self.v.en_pronouns and len(tokens) == 1 and low not in ("that", "this", "these", "those"):
-                break
-            if len(tokens) >= 8:
-                break
-        if not tokens or all(t.low in _DETERMINERS and t.text != "A" for t in tokens):
-            return None, start
-        np = self._analyse(tokens)
-        return np, self._relative_attributes(np, i, end)
-
-    def _relative_attributes(self, np: _NounPhrase, i: int, end: int) -> int:
-        """"the block that is red", "the box which is larger": a colour, size or material said after the noun."""
-        k = i + 1 if i < end and self.t[i].low in ("that's", "which's") else i + 2 \
-            if i + 1 < end and self.t[i].low in ("that", "which") and self.t[i + 1].low in ("is", "are", "'s") else None
-        if k is None:
-            return i
-        attributes = []
-        while k < end and (self.t[k].low in self.v.en_colors or self.t[k].low in self.v.en_sizes or self.t[k].low in self.v.en_materials):
-            attributes.append(self.t[k])
-            k += 1
-        if not attributes or np.head is None:
-            return i
-        np.modifiers.extend(attributes)
-        np.tokens.extend(self.t[i:k])
-        return k
-
-    def _analyse(self, tokens: list[Token]) -> _NounPhrase:
-        labels: list[Token] = []
-        coords = None
-        count = ordinal = None
-        words: list[Token] = []
-        for tok in tokens:
-            if tok.kind == "coords":
-                coords = tok.coords
-                continue
-            low = tok.low
-            if low in self.v.ordinals:
-                ordinal = self.v.ordinals[low]
-                continue
-            if low in self.v.numbers and not labels and not words:
-                count = self.v.numbers[low]
-                continue
-            if low in self.v.numbers and words and not labels and low not in ("both", "pair", "couple", "one"):
-                labels.append(Token(str(self.v.numbers[low]), str(self.v.numbers[low]), tok.start, tok.end, "number", low, low))
-                continue  # "bin three"
-            if low in self.v.en_all and not words:
-                count = -1
-                continue
-            if low in _QUANTIFIERS and words:
-                continue  # "the nut both", "the boxes all"
-            if tok.text in ("A", "I") and (words or len(tokens) == 1):
-                labels.append(tok)  # "table A", "from A": a label; "A red cube": an article
-                continue
-            if low in _DETERMINERS or low == "of":
-                continue
-            if tok.kind == "number":
-                if words:
-                    labels.append(tok)
-                else:
-                    count = int(float(low)) if low.replace(".", "").isdigit() else count
-                continue
-            if _is_label(tok):
-                labels.append(tok)
-                continue
-            words.append(tok)
-        head = words[-1] if words else None
-        # "the red one", "the blue": the colour is a modifier of an unnamed object.
-        return _NounPhrase(tokens, head, words[:-1], labels, coords, count, ordinal)
-
-    def _is_person(self, np: _NounPhrase) -> bool:
-        return np.head is not None and self.v.en_places.get(np.head.noun) == "operator"
-
-    def _names_place(self, np: _NounPhrase) -> bool:
-        return bool(np.labels or np.coords) or (np.head is not None and self.v.en_places.get(np.head.noun) not in (None,))
-
-    # ------------------------------------------------------------------ meanings
-    def _object(self, np: _NounPhrase) -> ObjectRef:
-        v = self.v
-        head = np.head
-        color = material = size = None
-        for tok in np.modifiers + ([head] if head is not None else []):
-            for word in tok.parts:  # "red-cap vial": the colour is the vial's
-                color = color or v.en_colors.get(word)
-                material = material or (v.en_materials.get(word) if tok is not head else None)
-                size = size or v.en_sizes.get(word)
-        if head is None:
-            return ObjectRef(np.text, None, color, material, size, np.ordinal, np.count, generic=True)
-        low = head.low
-        if low in v.en_pronouns and not np.modifiers:
-            return ObjectRef(np.text, None, pronoun=True, count=np.count)
-        noun = head.noun
-        if low in v.en_colors and noun in v.en_objects and not any(m.low in v.en_colors for m in np.modifiers):
-            color = None  # "the fragile orange": the fruit, not a colour
-        elif low in v.en_colors or low in v.en_generic or noun in v.en_generic or low in ("rest", "others", "other", "ones"):
-            return ObjectRef(np.text, None, color, material, size, np.ordinal, np.count if np.count else (-1 if low in ("rest", "others") else None),
-                             generic=True)
-        compound = " ".join(t.noun for t in np.modifiers[-1:] + [head])
-        cls = v.en_objects.get(compound) or v.en_objects.get(noun) or noun
-        ordinal = np.ordinal or (int(np.labels[-1].low) if np.labels and np.labels[-1].low.isdigit() else None)  # "box 2"
-        if v.en_materials.get(low) == "glass" and cls == "glass" and np.modifiers:
-            cls = v.en_objects.get(np.modifiers[-1].noun) or np.modifiers[-1].noun
-        return ObjectRef(np.text, cls, color, material, size, ordinal, np.count)
-
-    def _place(self, np: _NounPhrase) -> PlaceRef:
-        v = self.v
-        head = np.head
-        if head is not None and head.low in ("there", "it", "that") and not np.labels:
-            return PlaceRef(np.text, "there", "there")  # "in there": the place named before
-        label = np.labels[-1].text if np.labels else str(np.ordinal) if np.ordinal and np.ordinal > 0 and np.head is not None else None
-        kind = None  # "the third bin" is bin 3
-        named = _NAMED_LABEL.fullmatch(label) if label and head is None else None
-        if named and v.en_places.get(named.group(1).lower()):
-            # "Pos_1", "Bin3", "station_2": a class and a number written as one name
-            kind = v.en_places[named.group(1).lower()]
-            return PlaceRef(np.text, place_key(kind, named.group(2), None, None), kind, str(int(named.group(2))), None, np.coords)
-        side = None
-        for tok in np.modifiers + ([head] if head else []):
-            side = side or v.en_sides.get(tok.low) or next((v.en_sides[w] for w in tok.parts if w in v.en_sides), None)
-        if head is not None:
-            two = " ".join(t.noun for t in np.modifiers[-1:] + [head])
-            kind = v.en_places.get(two) or v.en_places.get(head.noun) or v.en_places.get(head.low)
-            if kind is None:
-                obj = v.en_objects.get(head.noun)
-                kind = f"container:{obj or head.noun}" if not side else "position"
-        thing = self._object(np) if kind and kind.startswith("container:") else None
-        return PlaceRef(np.text, place_key(kind, label, side, head.noun if head else None), kind, canon(label) if label else None, side,
-                        np.coords, thing)
-
-    def _fact_or_context(self, start: int, end: int) -> Clause:
-        """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
-        (a declarative of where things belong) is a transfer, anything else is context."""
-        t = self.t[start:end]
-        if t and t[0].low in ("it's", "they're", "its"):
-            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
-            k = start + 1
-            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
-                k += 1
-            prep = self._preposition(k, end)
-            place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
-            if place is not None:
-                return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
-                              (("location", self._place(place)),), fact=True)
-        be = next((i for i, tok in enumerate(t) if tok.verb in ("be", "sit", "lie", "rest", "stand", "go", "belong", "stay", "remain")
-                   or tok.low in ("'s", "is", "are")), None)
-        if be is not None and be > 0:
-            order = None
-            while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
-                                                                        "will", ",") or self.t[start].low in self.v.en_sequence
-                                                  or self.t[start].low == "after" and self.t[start + 1].low == "that" or
-                                                  self.t[start].low == "that" and start > 0 and self.t[start - 1].low == "after"):
-                if self.t[start].low in self.v.en_sequence or self.t[start].low == "that":
-                    order = "sequence"  # "After that, the box goes ...": this comes next
-                start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
-            np, _ = self._noun_phrase(start, start + be)
-            k = start + be + 1
-            while k < end and self.t[k].low in ("all", "both", "each", "should", "must", "now", "also", "too", "already", "still", "currently", "usually"):
-                k += 1
-            prep = self._preposition(k, end) if k < end else None
-            if np is not None and prep is not None and prep[0] in ("location", "source", "goal"):
-                place, _ = self._noun_phrase(k + prep[1], end)
-                if place is not None and all(t.kind != "word" or not _is_past(t) for t in self.t[start:start + be]):
-                    subject = self._subject(start, start + be)
-                    objects = tuple(o for o in subject if isinstance(o, ObjectRef))
-                    where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
-                    if t[be].verb in ("go", "belong"):
-                        # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
-                        routes, k2 = [], k
-                        while k2 < end and (p := self._preposition(k2, end)) is not None:
-                            np2, k2 = self._noun_phrase(k2 + p[1], end)
-                            if np2 is None:
-                                break
-                            routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order)
-                    if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
-                        return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
-                    return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
-        manner = self._manner_words(t)
-        fragile = [("slow", tok.text) for tok in t if tok.low in self.v.en_fragile]
-        if fragile and not (manner and len(t) <= 3):
-            # "The glass is fragile.": whatever the sentence is about is to be handled gently
-            subject = [o for o in self._subject(start, start + be if be else end) if isinstance(o, ObjectRef) and o.noun]
-            return Clause(None, "", t[0].start, t[-1].end, tuple(subject), manner=tuple(fragile), fact=True)
-        return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner)) if manner and len(t) <= 3 else \
-            Clause(None, "", t[0].start, t[-1].end, fact=True)
-
-    def _verbless(self) -> Clause | None:
-        """A sentence without a verb that still asks for something: "Red cube into bin 2, thanks", "From A to B: the
-        red block" (a transfer: one object and a goal or source), "Not the blue one" (an exclusion), "I'd like the red
-        cube in bin 2", "I need the red cube moved to bin 3" (a wish: the place is where it should end up).
-
-        Anything else in the sentence that is not one of these parts makes it context, never a guess."""
-        t, end = self.t, len(self.t)
-        i = 0
-        wish = False
-        while i < end and not self._phrase(i, end, _EXCEPT) and (self._is_filler(t[i]) or t[i].low in _COURTESY or t[i].low in _WISH):
-            wish = wish or t[i].low in _WISH
-            i += 1
-        if i >= end or any(tok.verb in _BE or tok.verb in ("go", "belong") or tok.low in ("'s", "is", "are") for tok in t[i:]):
-            return None  # a statement ("the bolt goes to bin 1"), read as one
-        n_except = self._phrase(i, end, _EXCEPT)
-        if n_except:
-            objects = [self._object(np) for np in self._coordinated(i + n_except, end) if not self._names_place(np)]
-            return Clause(None, "", t[0].start, t[-1].end, tuple(objects), negated=True) if objects else None
-        objects: list[ObjectRef] = []
-        places: list[tuple[str, PlaceRef]] = []
-        action = "transfer"
-        while i < end:
-            tok = t[i]
-            prep = self._preposition(i, end)
-            if prep is not None:
-                np, j = self._noun_phrase(i + prep[1], end)
-                if np is None:
-                    return None
-                places.append((prep[0], self._place(np)))
-                i = j
-                continue
-            if tok.kind == "punct" or tok.low in _COURTESY or tok.low in ("and", "then", "please"):
-                i += 1
-                continue
-            if objects and tok.low != tok.verb and self._action(i) is not None:
-                action = self._action(i) or action  # "the red cube moved to bin 3"
-                i += 1
-                continue
-            np, j = self._noun_phrase(i, end)
-            if np is None or self._names_place(np) or objects:
-                return None
-            objects.append(self._object(np))
-            i = j
-        roles = {role for role, _ in places}
-        if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
-            return None
-        if wish:
-            places = [("goal" if role == "location" else role, p) for role, p in places]
-        return Clause(action, "", t[0].start, t[-1].end, tuple(objects), tuple(places))
-
-    def _subject(self, i: int, end: int) -> list[ObjectRef | PlaceRef]:
-        """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""
-        out: list[ObjectRef | PlaceRef] = []
-        while i < end:
-            prep = self._preposition(i, end)
-            np, j = self._noun_phrase(i + (prep[1] if prep else 0), end)
-            if np is None:
-                i += 1
-                continue
-            out.append(self._place(np) if prep is not None and prep[0] in ("location", "source") else self._object(np))
-            i = j
-        return out
-
-    def _coordinated(self, i: int, end: int) -> list[_NounPhrase]:
-        """"the bolt and the nut": each noun phrase of a coordination."""
-        out = []
-        while i < end:
-            np, j = self._noun_phrase(i, end)
-            if np is None:
-                i += 1
-                continue
-            out.append(np)
-            i = j
-        return out
 
 
 def noun_phrases(text: str) -> tuple[tuple[ObjectRef, ...], tuple[PlaceRef, ...]]:
@@ -980,62 +642,3 @@ def _asks(clause: Clause) -> bool:
 
 def _fields(clause: Clause) -> dict:
     return {f: getattr(clause, f) for f in Clause.__dataclass_fields__}
-
-
-_NAMED_LABEL = re.compile(r"([A-Za-z]+)[_ ]?(\d+)")
-
-
-def _is_label(tok: Token) -> bool:
-    """`A`, `B2`, `Pos_1`, `P3`: a name, not a word."""
-    raw = tok.text
-    if len(raw) == 1 and raw.isupper() and raw not in ("I",):
-        return True
-    return "_" in raw or (any(c.isdigit() for c in raw) and any(c.isalpha() for c in raw) and not raw.lower().endswith(("st", "nd", "rd", "th")))
-
-
-def place_key(kind: str | None, label: str | None, side: str | None, noun: str | None) -> str:
-    """What two mentions of one place have in common: a letter label (`a`), class + number (`bin3`), a class, a side."""
-    if label:
-        lab = canon(label)
-        if len(lab) == 1 and lab.isalpha():
-            return lab
-        if lab.isdigit():
-            base = "pos" if kind in (None, "position") else kind.split(":")[-1]
-            return f"{base}{int(lab)}"
-        return lab
-    if side:
-        return side
-    if kind:
-        return kind.split(":")[-1]
-    return noun or "?"
-
-
-def _is_past(tok: Token) -> bool:
-    """A past-tense or past-participle form ("moved", "took", "put" is not: it is also the base form)."""
-    if tok.kind != "word" or tok.low == tok.verb or _is_verb(tok.low):
-        return False  # "lay" is the past of "lie" and a verb of its own
-    return tok.low in _verb_forms(tok.verb, "VBD") | _verb_forms(tok.verb, "VBN") and \
-        tok.low not in _verb_forms(tok.verb, "VB") | _verb_forms(tok.verb, "VBZ") | _verb_forms(tok.verb, "VBP")
-
-
-@functools.lru_cache(maxsize=4096)
-def _verb_forms(lemma: str, tag: str) -> frozenset[str]:
-    from lemminflect import getInflection
-
-    return frozenset(w.lower() for w in getInflection(lemma, tag=tag))
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_adjective(word: str) -> bool:
-    """Can this word be an adjective (lemminflect)? Then it may describe the noun after it rather than act on it."""
-    from lemminflect import getAllLemmas
-
-    return "ADJ" in getAllLemmas(word)
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_verb(word: str) -> bool:
-    """Does lemminflect know this word as a verb (base form)?"""
-    from lemminflect import getAllLemmas
-
-    return "VERB" in getAllLemmas(word) and word in getAllLemmas(word)["VERB"]

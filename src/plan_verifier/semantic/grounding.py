@@ -1,14 +1,15 @@
-"""Which program transfer carries out which instruction task, and how well each aspect agrees.
+"""Which program transfer carries out which instruction task, and how each aspect relates: neutral facts.
 
-A neutral fact for the R-SEM rules to judge: tasks (expanded by count, "both
-boxes" is two) are paired with the program's transfers by evidence first —
-the object named, then the places — and only then by order, so a reversed
-order or a swapped object shows as such instead of being hidden by pairing in
-order. Each aspect of a pair is compared into `match`, `mismatch` (with the
-program text that contradicts the instruction) or `unknown` (the program says
-nothing comparable: a place it never names, a name that matches nothing).
-Only a mismatch may become a CRITICAL finding; unknown is where the stage
-abstains.
+Tasks (expanded by count, "both boxes" is two) are paired with the program's
+transfers by evidence first — the object named, then the places — and only
+then by order, so a reversed order or a swapped object shows as such instead of
+being hidden by pairing in order. Each aspect of a pair is a `Comparison`: the
+relation between what the instruction says and what the program says there
+(`places.relate` for places: same, other kind, other designator, other words,
+uncomparable; the same for objects: other class, colour, material, ordinal,
+words), the program text it rests on, and whether the program contradicts
+itself there. What a relation means — a CRITICAL finding, how confident, or an
+abstention — is decided by the R-SEM rules (`rules/sem/_evidence.py`), not here.
 """
 
 from __future__ import annotations
@@ -19,39 +20,54 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
+from plan_verifier.semantic.activity import CELL, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
-from plan_verifier.semantic.program import CELL, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
+from plan_verifier.semantic.matching import overlaps, same_word
+from plan_verifier.semantic.names import name_objects
+from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
+from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
-MATCH, MISMATCH, UNKNOWN = "match", "mismatch", "unknown"
+#: Relations of a comparison besides `places.relate`'s: the program names nothing to compare, another cell position,
+#: other coordinates; for objects another class, colour, material or one of several ("the second box").
+ABSENT, OTHER_POSITION, OTHER_COORDINATES = "absent", "other_position", "other_coordinates"
+OTHER_CLASS, OTHER_COLOUR, OTHER_MATERIAL, OTHER_ORDINAL = "other_class", "other_colour", "other_material", "other_ordinal"
+#: A put-down on a place where the instruction says on top of an object ("on the large box"), the object never named.
+OTHER_SUPPORT = "other_support"
+#: Relations in which the program names something else than the instruction, by kind.
+DIFFERENT = frozenset({OTHER_KIND, OTHER_DESIGNATOR, OTHER_WORDS, OTHER_POSITION, OTHER_COORDINATES, OTHER_CLASS, OTHER_COLOUR,
+                       OTHER_MATERIAL, OTHER_ORDINAL, OTHER_SUPPORT})
 #: A grasp or release point matches coordinates given in the instruction within this horizontal distance (mm) ...
 NEAR_XY_MM = 30.0
 #: ... and this height band above them (approach and grip heights sit above the named point).
 NEAR_Z_MM = (-50.0, 300.0)
-#: Classes whose words are too general to contradict another place ("the spot", "position").
-_VAGUE_PLACES = frozenset({"position", None})
 
 
 @dataclass(frozen=True)
 class Comparison:
-    outcome: str  # match | mismatch | unknown
-    found: Named | None = None  # the program text that decided
-    detail: str = ""  # another colour | another object | another place | swapped | names nothing | matches nothing
-    strength: float = 0.0  # how strongly the evidence speaks: 0.9 names and cells, 0.8 comments
+    """How one aspect of a task (its object, source, destination, place of work) relates to what the program says."""
+
+    relation: str  # same | other_* | uncomparable | absent
+    found: Named | None = None  # the program text the relation rests on
+    detail: str = ""  # what differs ("slot against bin"), or why nothing compares ("names nothing", "no transfer")
+    #: The program names the instructed place or object there too, and something else as well (name and comment disagree).
+    contradicted: bool = False
 
     @property
-    def mismatch(self) -> bool:
-        return self.outcome == MISMATCH
+    def same(self) -> bool:
+        return self.relation == SAME
 
     @property
-    def unknown(self) -> bool:
-        return self.outcome == UNKNOWN
+    def differs(self) -> bool:
+        return self.relation in DIFFERENT
 
 
-def _strength(named: Named | None) -> float:
-    return 0.9 if named is not None and named.source in (IDENTIFIER, CELL) else 0.8
+def _score(c: Comparison, weight: int) -> int:
+    """How a comparison weighs in pairing tasks with transfers: for (the program names it so), against, or neither (the
+    task says nothing there, or the program names nothing comparable)."""
+    return weight if c.same and c.found is not None else -weight if c.differs and not c.contradicted else 0
 
 
 @dataclass(frozen=True)
@@ -101,7 +117,7 @@ def ground(instruction: Instruction, activity: Activity) -> Grounding:
     visits = tuple(_visit(t, activity) for t in instruction.tasks if t.action == "move_to" and t.destination is not None)
     works = tuple(_work(t, activity) for t in instruction.tasks if t.action in WORK or t.action in ("attach", "detach"))
     excluded_works = tuple(_excluded_works(instruction, activity))
-    done = {id(w) for _, w, c in works if w is not None and c.outcome == MATCH}
+    done = {id(w) for _, w, c in works if w is not None and c.same}
     asked = {t.action for t in instruction.tasks if t.action in WORK}
     fetched = {t.obj.noun for t in instruction.tasks if t.action == "attach" and t.obj is not None and t.obj.noun}
     extra_works = tuple(w for w in activity.works if w.action in WORK and id(w) not in done and w.spot.position is not None
@@ -149,18 +165,23 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
             continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
-                    compare_place(place, w.spot).outcome == MATCH:
+                    compare_place(place, w.spot).same:
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
-                c = compare_place(place, t.release)
-                if c.outcome == MATCH and c.found is not None:
+                c = compare_place(place, t.release, carried=_carried_by(t))
+                if c.same and c.found is not None and not c.contradicted:
                     yield f"put anything in {place.text}", t.release.step, c.found
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
+
+
+def _carried_by(transfer: Transfer) -> tuple[str, ...]:
+    """The words a transfer's own names use for what it carries (`SprayCan_...`): set apart when its release is read."""
+    return tuple(w for n in transfer.grasp.objects if n.obj is not None and n.source == IDENTIFIER for w in n.obj.text.lower().split())
 
 
 # --------------------------------------------------------------------------- alignment
@@ -180,6 +201,39 @@ def _slots(tasks: Sequence[Task]) -> list[tuple[int, Task, bool]]:
     return out
 
 
+def carried_words(task: Task) -> tuple[str, ...]:
+    """The instruction's words for the object a task handles: what the program's names for it are set apart by."""
+    obj = task.obj
+    if obj is None or obj.pronoun:
+        return ()
+    words = obj.words or ((obj.noun,) if obj.noun else ())
+    v = vocabulary()
+    english = {e for w in words for table in (v.ko_objects, v.ko_places) if (cls := table.get(w)) for e in _english_of(cls)}
+    if obj.noun in v.object_classes and not all(w.isascii() for w in words):
+        english |= set(_english_of(obj.noun))  # "유리병" (a bottle): `GlassJar`, `Vial_Pick`
+    return tuple(dict.fromkeys(tuple(words) + tuple(sorted(english))))
+
+
+@functools.lru_cache(maxsize=256)
+def _english_of(cls: str) -> tuple[str, ...]:
+    """The English words of a vocabulary class (a Korean object's English names, to find them in identifiers)."""
+    v = vocabulary()
+    return tuple(w for table in (v.en_objects, v.en_places) for w, c in table.items() if c == cls and " " not in w)
+
+
+def _compare(task: Task, t: Transfer, known: set[str], contrasted: set[str], positions: frozenset[str]) -> tuple[Comparison, Comparison, Comparison]:
+    carried = carried_words(task)
+    return (compare_object(task.obj, spot_objects(t.grasp, carried) + (spot_objects(t.release, carried) if t.release else ()), known,
+                           contrasted),
+            compare_place(task.source, t.grasp, positions, carried),
+            compare_destination(task.destination, t.release, task.obj, positions, carried, _stacks(task)))
+
+
+def _stacks(task: Task) -> bool:
+    """Does the task put its object on top of another ("stack", "on top of the large box", "위에")?"""
+    return task.action == "stack" or task.destination is not None and bool(_STACKING.search(task.destination.text))
+
+
 def _align(slots: list[tuple[int, Task, bool]], transfers: Sequence[Transfer], known: set[str], contrasted: set[str],
            positions: frozenset[str]):
     compared: dict[tuple[int, int], tuple[Comparison, Comparison, Comparison]] = {}
@@ -188,9 +242,8 @@ def _align(slots: list[tuple[int, Task, bool]], transfers: Sequence[Transfer], k
     if len(slots) == len(transfers) and not any(many for _, _, many in slots):
         for s, (_, task, _many) in enumerate(slots):
             t = transfers[s]
-            c = (compare_object(task.obj, t.objects, known, contrasted), compare_place(task.source, t.grasp, positions),
-                 compare_destination(task.destination, t.release, task.obj, positions))
-            if any(x.outcome != MATCH for x in c):
+            c = _compare(task, t, known, contrasted, positions)
+            if not all(x.same for x in c):
                 break
             compared[(s, t.index)] = c
         else:
@@ -198,8 +251,7 @@ def _align(slots: list[tuple[int, Task, bool]], transfers: Sequence[Transfer], k
     scored = []
     for s, (_, task, _many) in enumerate(slots):
         for t in transfers:
-            c = (compare_object(task.obj, t.objects, known, contrasted), compare_place(task.source, t.grasp, positions),
-                 compare_destination(task.destination, t.release, task.obj, positions))
+            c = _compare(task, t, known, contrasted, positions)
             compared[(s, t.index)] = c
             score = _score(c[0], 3) + _score(c[1], 1) + _score(c[2], 1)
             scored.append((-score, abs(s - t.index), t.index, s))
@@ -214,7 +266,7 @@ def _align(slots: list[tuple[int, Task, bool]], transfers: Sequence[Transfer], k
     for s, (_, task, many) in enumerate(slots):
         if many:
             for t in transfers:
-                if t.index not in used and not compared[(s, t.index)][0].mismatch:
+                if t.index not in used and not compared[(s, t.index)][0].differs:
                     used.add(t.index)
                     chosen.setdefault(s, t.index)
     extra = tuple(t for t in transfers if t.index not in used)
@@ -228,18 +280,14 @@ def _pairs(slots, transfers, chosen: dict[int, int], compared) -> tuple[Pair, ..
     for s, (order, task, _many) in enumerate(slots):
         t = chosen.get(s)
         if t is None:
-            empty = Comparison(UNKNOWN, detail="no transfer")
+            empty = Comparison(ABSENT, detail="no transfer")
             pairs.append(Pair(task, order, None, empty, empty, empty, False))
             continue
         obj, src, dst = compared[(s, t)]
-        by_evidence = (obj.outcome == MATCH and distinct_objects and task.obj is not None and task.obj.noun is not None) or \
-            (dst.outcome == MATCH and distinct_dest)
+        by_evidence = (obj.same and distinct_objects and task.obj is not None and task.obj.noun is not None) or \
+            (dst.same and distinct_dest)
         pairs.append(Pair(task, order, transfers[t], obj, src, dst, by_evidence))
     return tuple(pairs)
-
-
-def _score(c: Comparison, weight: int) -> int:
-    return weight if c.outcome == MATCH else -weight if c.outcome == MISMATCH else 0
 
 
 def _distinct(objects: list[ObjectRef | None]) -> bool:
@@ -252,6 +300,35 @@ def _distinct_places(places: list[PlaceRef | None]) -> bool:
     return len(keys) == len(set(keys)) and len(keys) > 1
 
 
+# --------------------------------------------------------------------------- what the program says at a spot
+
+
+def spot_places(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
+    """The places named at a spot; its identifiers read again with the carried object's words set apart."""
+    if not carried:
+        return spot.places
+    if not spot.names:
+        return tuple(n for n in spot.places if not _names_carried(n, carried))
+    again = identifier_places(spot.names, spot.posed, carried)
+    rest = [n for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
+    return tuple(again) + tuple(rest)
+
+
+def spot_objects(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
+    """The objects named at a spot; its identifiers read again against the instruction's words for the object."""
+    if not carried or not spot.names:
+        return spot.objects
+    again = [Named(n.quote, IDENTIFIER, n.step, n.span, obj=o, known=k) for n in spot.names for o, k in name_objects(n.quote, carried)]
+    return tuple(again) + tuple(n for n in spot.objects if n.source != IDENTIFIER)
+
+
+def _names_carried(named: Named, carried: tuple[str, ...]) -> bool:
+    """A place a comment names that is the carried object itself ("lower impression tray" for the impression tray, "lower
+    swollen cell" for the swollen cell): its head word is the object's."""
+    place = named.place
+    return place is not None and bool(place.words) and overlaps(place.words[-1:], carried)
+
+
 # --------------------------------------------------------------------------- objects
 
 
@@ -260,7 +337,9 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
         return True
     if got.noun is None:
         return False
-    return want.noun == got.noun or _alike(want.noun, got.noun, 85)
+    return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
+        bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
+        bool(want.words) and overlaps(want.words[-1:], got.words)  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
 
 
 @functools.lru_cache(maxsize=8192)
@@ -280,40 +359,72 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     for which a program that names the noun without a colour has not said which one it handles.
     """
     if want is None or (want.generic and want.color is None and want.material is None):
-        return Comparison(MATCH)
+        return Comparison(SAME)
     evidence = [n for n in named if n.obj is not None]
     if not evidence:
-        return Comparison(UNKNOWN, detail="names nothing")
+        return Comparison(ABSENT, detail="names nothing")
     same = [n for n in evidence if same_object(want, n.obj) or n.obj.generic and not want.generic]
     fit = vocabulary().materials_fit
     if want.material is not None and same and not any(n.obj.material is not None and fit(n.obj.material, want.material) for n in same):
         clashing = [n for n in same if n.obj.material and not fit(n.obj.material, want.material)]
         if clashing:
-            best = _best(clashing)
-            return Comparison(MISMATCH, best, "another material", _strength(best))
+            return Comparison(OTHER_MATERIAL, _best(clashing), "another material")
     same = [n for n in same if not n.obj.generic or want.generic]
     if same:
         if want.color is not None and not any(n.obj.color == want.color for n in same):
             clashing = [n for n in same if n.obj.color and n.obj.color != want.color]
             if clashing:
-                best = _best(clashing)
-                return Comparison(MISMATCH, best, "another colour", _strength(best))
+                return Comparison(OTHER_COLOUR, _best(clashing), "another colour")
             if want.noun in contrasted:
-                return Comparison(UNKNOWN, same[0], "no colour")
+                return Comparison(UNCOMPARABLE, same[0], "no colour")
         numbered = [n for n in same if n.obj.ordinal and n.obj.ordinal > 0]
         if want.ordinal and want.ordinal > 0 and numbered and not any(n.obj.ordinal == want.ordinal for n in numbered):
-            # "the second box" against `Table_Box_1_Pick` / "Picking first box": a number in a name may also count the
-            # program's own picks, so a name is weaker evidence here than a colour (0.75), an ordinal word in a comment 0.8
-            best = _best(numbered)
-            return Comparison(MISMATCH, best, "another one of them", 0.75 if best.source != "comment" else 0.8)
-        return Comparison(MATCH, same[0])
+            # "the second box" against `Table_Box_2_Pick` / "Picking first box": a number in a name may also count the
+            # program's own picks
+            return Comparison(OTHER_ORDINAL, _best(numbered), "another one of them")
+        kinds = [n for n in same if _modifiers_differ(want, n.obj)]
+        if kinds and len(kinds) == len(same):
+            best = _best(kinds)
+            return Comparison(OTHER_WORDS, best, f"{' '.join(best.obj.words)} against {' '.join(want.words)}")
+        return Comparison(SAME, same[0])
     others = [n for n in evidence if n.known or n.obj.noun in known]
     related = vocabulary().related_objects
     unrelated = [n for n in others if frozenset((want.noun, n.obj.noun)) not in related]
     if unrelated and len(unrelated) == len(others) and want.noun in vocabulary().object_classes:
-        best = _best(unrelated)
-        return Comparison(MISMATCH, best, "another object", _strength(best))
-    return Comparison(UNKNOWN, (others or evidence)[0], "matches nothing")
+        return Comparison(OTHER_CLASS, _best(unrelated), "another object")
+    nouns = [n for n in evidence if _open_nouns_differ(want, n.obj)]
+    if nouns and len(nouns) == len(evidence):
+        best = _best(nouns)
+        return Comparison(OTHER_WORDS, best, f"{best.obj.noun} against {want.noun}")
+    return Comparison(UNCOMPARABLE, (others or evidence)[0], "matches nothing")
+
+
+def _modifiers_differ(want: ObjectRef, got: ObjectRef) -> bool:
+    """One noun, told apart by a noun before it on both sides that do not correspond: a croissant tray and a muffin tray,
+    a pouch cell and a cylindrical one. Adjectives of state (swollen, burnt, finished) are no name of a kind."""
+    a = [w for w in want.words[:-1] if _noun_modifier(w)]
+    b = [w for w in got.words[:-1] if _noun_modifier(w)]
+    return bool(a) and bool(b) and not overlaps(want.words, b) and not overlaps(a, got.words)
+
+
+def _open_nouns_differ(want: ObjectRef, got: ObjectRef) -> bool:
+    """Two object nouns (English, no vocabulary class needed) of which no word corresponds: the sourdough and a baguette."""
+    if want.noun is None or got.noun is None or not want.words or not got.words or not got.noun.isalpha():
+        return False
+    if any(not w.isascii() for w in want.words) or not _noun_modifier(got.noun) or not _noun_modifier(want.words[-1]):
+        return False
+    return not overlaps(want.words, got.words) and not overlaps(want.words, (got.noun,))
+
+
+@functools.lru_cache(maxsize=4096)
+def _noun_modifier(word: str) -> bool:
+    """A word that names a kind of thing (a noun: "croissant", "pouch"), not a state ("swollen", "finished", "burnt")."""
+    from lemminflect import getAllLemmas
+
+    if not word.isascii() or not word.isalpha() or len(word) < 3:
+        return False
+    lemmas = getAllLemmas(word)
+    return "NOUN" in lemmas and "ADJ" not in lemmas and "VERB" not in lemmas or not lemmas and len(word) >= 4
 
 
 def _best(named: list[Named]) -> Named:
@@ -369,58 +480,71 @@ def _is_excluded(x: ObjectRef, got: ObjectRef) -> bool:
 # --------------------------------------------------------------------------- places
 
 
-def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset[str] = frozenset()) -> Comparison:
+def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset[str] = frozenset(),
+                  carried: tuple[str, ...] = ()) -> Comparison:
     """The place a grasp or release happens at against the place the task names.
 
     `positions`: the cell's position names; an instruction that names one verbatim ("pick part at Feeder_Pick")
-    is contradicted by a routine at any other position.
+    is contradicted by a routine at any other position. `carried`: the instruction's words for the object handled,
+    which the spot's identifiers name too and which are no place (`CroissantTray_OvenTray_Release`).
     """
     if want is None:
-        return Comparison(MATCH)
+        return Comparison(SAME)
     if spot is None:
-        return Comparison(UNKNOWN, detail="no such step")
+        return Comparison(ABSENT, detail="no such step")
     if spot.position is not None and want.key in positions and canon(spot.position) != want.key:
         found = next((n for n in spot.places if n.place is not None and n.place.kind == "cell"), None)
-        return Comparison(MISMATCH, found, "another position", 0.9)
+        return Comparison(OTHER_POSITION, found, "another position")
     if want.coords is not None and spot.xyz is not None:
         if _near(spot.xyz, want.coords):
-            return Comparison(MATCH)
-        return Comparison(MISMATCH, None, "other coordinates", 0.85)
-    evidence = [n for n in spot.places if n.place is not None]
+            return Comparison(SAME)
+        return Comparison(OTHER_COORDINATES, None, "other coordinates")
+    evidence = [n for n in spot_places(spot, carried) if n.place is not None]
     if not evidence:
-        return Comparison(UNKNOWN, detail="names nothing")
-    for n in evidence:
-        if same_place(want, n.place):
-            return Comparison(MATCH, n)
-    comparable = [n for n in evidence if _comparable(want, n.place)]
-    if comparable:
-        best = _best(comparable)
-        return Comparison(MISMATCH, best, "another place", _strength(best))
-    return Comparison(UNKNOWN, evidence[0], "matches nothing")
+        return Comparison(ABSENT, detail="names nothing")
+    relations = [(n, relate(want, n.place)) for n in evidence]
+    same = [n for n, r in relations if r.kind == SAME]
+    strong = [(n, r) for n, r in relations if r.kind in (OTHER_KIND, OTHER_DESIGNATOR)]
+    if same:
+        # a name that says one place and a comment that says another: the program contradicts itself there
+        contradicted = any(n.source != m.source for m in same for n, _ in strong)
+        return Comparison(SAME, same[0], contradicted=contradicted)
+    if strong:
+        best = _best([n for n, _ in strong])
+        relation = next(r for n, r in strong if n is best)
+        return Comparison(relation.kind, best, relation.detail)
+    weak = [(n, r) for n, r in relations if r.kind == OTHER_WORDS]
+    if weak:
+        best = _best([n for n, _ in weak])
+        return Comparison(OTHER_WORDS, best, next(r for n, r in weak if n is best).detail)
+    return Comparison(UNCOMPARABLE, evidence[0], "matches nothing")
 
 
 def compare_destination(want: PlaceRef | None, spot: Spot | None, carried: ObjectRef | None,
-                        positions: frozenset[str] = frozenset()) -> Comparison:
+                        positions: frozenset[str] = frozenset(), words: tuple[str, ...] = (), stacked: bool = False) -> Comparison:
     """Where a release happens against the task's destination; a destination that is an object ("on top of the large
-    box", "빨간 큐브 위에") is compared with the objects the release names other than the one carried."""
+    box", "빨간 큐브 위에") is compared with the objects the release names other than the one carried. A container ("the
+    carton", "유리 상자") is such an object only when the task stacks (`stacked`); otherwise it is a place."""
     if want is None or want.obj is None or want.obj.noun not in vocabulary().object_classes or spot is None:
-        return compare_place(want, spot, positions)
+        return compare_place(want, spot, positions, words)
+    as_place = compare_place(want, spot, positions, words)
+    if as_place.same or want.obj.noun in CONTAINERS and not stacked:
+        return as_place  # "in the display case", "유리 상자에": a container, compared as a place
     base = want.obj
     others = [n for n in spot.objects if n.obj is not None and not (carried is not None and _same_thing(carried, n.obj))]
     if any(same_object(base, n.obj) and _attributes_fit(base, n.obj) for n in others):
-        return Comparison(MATCH, next(n for n in others if same_object(base, n.obj)))
+        return Comparison(SAME, next(n for n in others if same_object(base, n.obj)))
     clashing = [n for n in others if same_object(base, n.obj) and not _attributes_fit(base, n.obj)]
     if clashing:
-        best = _best(clashing)
-        return Comparison(MISMATCH, best, "another object to put it on", _strength(best))
-    stacking = any(_STACKING.search(n.quote) for n in spot.places + spot.objects)
-    placed = [n for n in spot.places if n.place is not None and n.place.kind in vocabulary().place_classes and n.place.kind != "position"]
+        return Comparison(OTHER_CLASS, _best(clashing), "another object to put it on")
+    places = spot_places(spot, words)
+    stacking = any(_STACKING.search(n.quote) for n in places + spot.objects)
+    placed = [n for n in places if n.place is not None and n.place.kind in vocabulary().place_classes and n.place.kind != "position"]
     if placed and not any(n.known for n in others) and not stacking:
         # "Release small box on the pallet" for "put it on top of the large box": the program puts it on a place and
         # never mentions the object it should go on
-        best = _best(placed)
-        return Comparison(MISMATCH, best, "a place, not on the object", _strength(best) - 0.1)
-    return Comparison(UNKNOWN, (placed or others or [None])[0], "names nothing")
+        return Comparison(OTHER_SUPPORT, _best(placed), "a place, not on the object")
+    return Comparison(ABSENT, (placed or others or [None])[0], "names nothing")
 
 
 _STACKING = re.compile(r"(?i)stack|on\s*top|top\s*of|쌓|위에|위로|적층")
@@ -435,48 +559,6 @@ def _attributes_fit(want: ObjectRef, got: ObjectRef) -> bool:
         vocabulary().materials_fit(want.material, got.material)
 
 
-def same_place(want: PlaceRef, got: PlaceRef) -> bool:
-    if want.key == got.key:
-        return True
-    if want.side and got.side and want.side != got.side:
-        return False  # the left side and the right side of one table
-    if want.kind and want.kind == got.kind and want.kind not in _VAGUE_PLACES and (not want.label or not got.label):
-        return True  # "the bin" and bin 3
-    if want.kind and want.kind.startswith("container:") and got.key == want.kind.split(":", 1)[1]:
-        return True
-    if want.key == "operator" and got.kind == "operator":
-        return True
-    if got.kind == "cell" and (want.key == got.key or (len(want.key) > 3 and want.key in got.key)):
-        return True
-    return len(want.key) >= 5 and len(got.key) >= 5 and _alike(want.key, got.key, 88)
-
-
-def _comparable(want: PlaceRef, got: PlaceRef) -> bool:
-    """Would a person read these as two different places? A letter against a letter (A, table B), bin 2 against
-    bin 3, the table against bin 3, station B against the tray, home against position A — but not "position 2"
-    against "seam 2" (two ways to name one place), nor anything against a word the vocabulary does not know."""
-    wl, wk = _signature(want)
-    gl, gk = _signature(got)
-    if wl and gl:
-        return True
-    if wk is None or gk is None:
-        return False
-    if wk == gk:
-        # bin 2 and bin 3, the left and the right side of the table, seam 1 and seam 5
-        return want.label != got.label or want.side != got.side
-    if "home" in (wk, gk):
-        return True  # home is one place under any name: never "position A"
-    return "position" not in (wk, gk) and not wk.startswith("container:") and not gk.startswith("container:")
-
-
-@functools.lru_cache(maxsize=8192)
-def _signature(p: PlaceRef) -> tuple[str | None, str | None]:
-    """(the letter that names it, its known kind): "table B" -> ("b", "table"), "bin 3" -> (None, "bin")."""
-    letter = p.label if p.label and len(p.label) == 1 and p.label.isalpha() else None
-    known = p.kind in vocabulary().place_classes or (p.kind is not None and p.kind.startswith("container:") and bool(p.label))
-    return letter, p.kind if known else None
-
-
 def _near(xyz: tuple[float, ...], target: tuple[float, ...]) -> bool:
     dz = xyz[2] - target[2]
     return math.hypot(xyz[0] - target[0], xyz[1] - target[1]) <= NEAR_XY_MM and NEAR_Z_MM[0] <= dz <= NEAR_Z_MM[1]
@@ -486,18 +568,18 @@ def _near(xyz: tuple[float, ...], target: tuple[float, ...]) -> bool:
 
 
 def _visit(task: Task, activity: Activity) -> tuple[Task, Visit | None, Comparison]:
-    outcome = Comparison(UNKNOWN, detail="names nothing")
+    outcome = Comparison(ABSENT, detail="names nothing")
     silent = False
     for visit in activity.visits:
         c = compare_place(task.destination, Spot(visit.step, visit.xyz, visit.places))
-        if c.outcome == MATCH:
+        if c.same:
             return task, visit, c
-        silent = silent or c.unknown
-        if c.mismatch and not outcome.mismatch:
-            outcome = Comparison(MISMATCH, c.found, c.detail, c.strength)
+        silent = silent or not c.differs
+        if c.differs and not outcome.differs:
+            outcome = c
     if silent:
         # a move the program does not name may be the one to that place: no contradiction
-        return task, None, Comparison(UNKNOWN, detail="names nothing")
+        return task, None, Comparison(ABSENT, detail="names nothing")
     return task, None, outcome
 
 
@@ -508,17 +590,17 @@ def _work(task: Task, activity: Activity) -> tuple[Task, Work | None, Comparison
         same_tool = [w for w in candidates if w.tool_object == task.obj.noun]
         if candidates and not same_tool:
             w = candidates[0]
-            return task, w, Comparison(MISMATCH, Named(w.tool or w.routine, CELL, w.step.index, w.step.span), "another tool", 0.9)
+            return task, w, Comparison(OTHER_CLASS, Named(w.tool or w.routine, CELL, w.step.index, w.step.span), "another tool")
         candidates = same_tool
     if not candidates:
-        return task, None, Comparison(UNKNOWN, detail="no routine")
+        return task, None, Comparison(ABSENT, detail="no routine")
     if task.at is None:
-        return task, candidates[0], Comparison(MATCH)
-    result = Comparison(UNKNOWN, detail="names nothing")
+        return task, candidates[0], Comparison(SAME)
+    result = Comparison(ABSENT, detail="names nothing")
     for w in candidates:
         c = compare_place(task.at, w.spot, activity.positions)
-        if c.outcome == MATCH:
+        if c.same:
             return task, w, c
-        if c.mismatch:
+        if c.differs:
             result = c
     return task, candidates[0], result

@@ -16,6 +16,7 @@ not judge), never reject a correct plan on a guess.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
@@ -40,6 +41,8 @@ class Task:
     #: Which step of the instruction's order this task belongs to: tasks joined by a plain "and" share one, an order
     #: word ("then", "first ...", "after that", "먼저", "그 다음") starts the next. Only tasks of different stages are ordered.
     stage: int = 0
+    #: The instruction says the thing stays where this task puts it ("put it on the checkweigher and leave it there").
+    stays: bool = False
 
     @property
     def carries(self) -> bool:
@@ -91,8 +94,40 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    clauses = read_clauses(text)
+    clauses = _routes(text, read_clauses) or read_clauses(text)
     return assemble(text, language, clauses)
+
+
+#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
+_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
+
+
+def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
+    """An instruction written as notation, with arrows (`constructions.arrows`): "① 소결로 트레이의 크라운 → 착색 작업대 ② …",
+    "seat frame: welding cell -> foam station". Each item with an arrow is a transfer from what stands before it to what
+    stands after it (`names.text_evidence`, which reads a program's route comments the same way); items without one are
+    read as sentences. None when the text has no arrow."""
+    from plan_verifier.semantic.names import text_evidence
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if not any(arrow in text for arrow in vocabulary().constructions.arrows):
+        return None
+    markers = list(_ITEM.finditer(text))
+    spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
+    clauses: list[Clause] = []
+    for start, end in spans:
+        item = text[start:end].strip()
+        if not item:
+            continue
+        offset = text.index(item, start)
+        if any(arrow in item for arrow in vocabulary().constructions.arrows):
+            objects, places = text_evidence(item)
+            things = tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+            if any(role in ("source", "goal") for role, _ in places):
+                clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
+                continue
+        clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
+    return tuple(clauses) or None
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:
@@ -107,6 +142,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     fragile: dict[str, tuple[tuple[str, str], ...]] = {}  # object noun -> the words that say to handle it gently
     ordered = False
     last_object: ObjectRef | None = None
+    ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
@@ -123,12 +159,22 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 if clause.manner and obj.noun:
                     fragile[obj.noun] = clause.manner  # "The glass is fragile.": its task is done gently
                     last_object = obj
+            last_object = next((o for o in reversed(clause.mentions) if o.noun), last_object)  # "Sourdough's done."
             if clause.manner and not any(o.noun for o in clause.objects):
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
-        if clause.negated:
+        if clause.negated and _leaves_taken(clause, pending, last_object):
+            clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
+        if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
+            pending[-1] = (replace(pending[-1][0], stays=True), pending[-1][1])  # "…, and leave it there": it goes no further
+            continue
+        if clause.negated and not _place_only(clause, clauses):
             excluded.extend(o for o in clause.objects if not o.pronoun)
+        elif clause.negated:
+            ruled_out = next((o for o in clause.objects if not o.pronoun and o.noun), None)  # what the next clause carries
+            last_object = ruled_out or last_object
+        if clause.negated:
             if clause.action is not None:
                 excluded_places.extend((clause.action, p) for role, p in clause.places if role in ("goal", "location"))
             continue
@@ -155,12 +201,13 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                                      end=clause.end), clause.order))
             continue
         for obj in objects:
-            if obj is not None and obj.pronoun and last_object is not None:
+            if obj is not None and obj.pronoun and last_object is not None or obj is None and ruled_out is not None and \
+                    clause.action in CARRYING:
                 obj = last_object
             task = _task(clause, obj)
             if task is None:
-                if obj is None and not clause.places and clause.action in ("move_to", "transfer"):
-                    global_manner.extend(clause.manner)  # "천천히 이동해서 ...": how, not where
+                if obj is None and not clause.places and clause.action in ("move_to", "transfer") or _holds(clause):
+                    global_manner.extend(clause.manner)  # "천천히 이동해서 ...", "hold it tightly": how, not where
                 else:
                     unread.append(text[clause.start:clause.end])
                 continue
@@ -171,6 +218,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
+    unread.extend(_unplaced(text, clauses, pending))
     tasks = _merge_pick_and_put(pending)
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
@@ -181,6 +229,61 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _holds(clause: Clause) -> bool:
+    """"Hold" shows a thing somewhere only with the place ("hold it at the RFID reader"); without one it is a grip."""
+    from plan_verifier.semantic.language import verb_lemma
+
+    return clause.verb.isascii() and verb_lemma(clause.verb.lower()) == "hold" and not clause.places
+
+
+def _stays(words: str, clause: Clause, pending: list[tuple[Task, str | None]]) -> bool:
+    """"…, and leave it there", "keep it there": the thing just put somewhere stays there."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    return bool(pending) and pending[-1][0].destination is not None and clause.verb.isascii() and \
+        verb_lemma(clause.verb.lower()) in vocabulary().constructions.leave_at and all(o.pronoun for o in clause.objects) and \
+        re.search(r"\bthere\b", words.lower()) is not None
+
+
+def _place_only(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
+    """"약병을 격리함으로 옮기지 말고 반품 트레이로 옮겨", "don't put the cup in bin 2, put it in bin 3": what is ruled out is the
+    place, when another clause carries the same thing (or "it") elsewhere."""
+    if not any(role in ("goal", "location") for role, _ in clause.places):
+        return False
+    return any(c is not clause and not c.negated and c.action in CARRYING and any(role in ("goal", "location") for role, _ in c.places)
+               and (not c.objects or all(o.pronoun or any(_same(o, x) for x in clause.objects) for o in c.objects)) for c in clauses)
+
+
+def _leaves_taken(clause: Clause, pending: list[tuple[Task, str | None]], last: ObjectRef | None) -> bool:
+    """"Take the cube and leave it at the tray", "pick it up, then keep it on the scale": a verb of leaving with a place,
+    about the thing just taken (a pronoun, or its noun), is where that thing is put down — not an object left alone."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if verb_lemma(clause.verb.lower()) not in vocabulary().constructions.leave_at or not pending:
+        return False
+    if not any(role in ("goal", "location") and p.key != "there" for role, p in clause.places):
+        return False
+    taken, _ = pending[-1]
+    if not (taken.action == "pick" or taken.carries and taken.destination is None):
+        return False
+    return all(o.pronoun or _same(o, taken.obj) for o in clause.objects)
+
+
+def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]]) -> list[str]:
+    """Requests to carry something whose place the reader found but could not give a role: a silent pass would hide
+    that the destination was never compared, so they are reported as unread."""
+    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None}
+    out = []
+    for clause in clauses:
+        if clause.fact or clause.negated or clause.action not in CARRYING | {"pick"}:
+            continue
+        if any(role in ("goal", "location") and id(p) not in used and p.key != "there" for role, p in clause.places):
+            out.append(text[clause.start:clause.end])
+    return out
 
 
 def _share_nouns(objects: list[ObjectRef]) -> list[ObjectRef]:
@@ -258,6 +361,8 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
             return Task("transfer", obj=obj, source=source, destination=goal or location, **common)
         return Task("return_home", destination=PlaceRef("home", "home", "home"), **common)
     if action in WORK:
+        if _holds(clause):
+            return None  # "hold it tightly": no stop anywhere
         return Task(action, obj=obj, at=location or goal or source, **common)
     if action in ("attach", "detach"):
         return Task(action, obj=obj, at=location or source or goal, **common)
@@ -292,6 +397,13 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
     """"Pick up the apple at A and put it down at B" is one transfer; so is "사과를 들어서 B에 내려놔"."""
     out: list[tuple[Task, str | None]] = []
     for task, order in pending:
+        stops: list[tuple[Task, str | None]] = []
+        while out and task.action in CARRYING and out[-1][0].action in WORK and len(out) > 1 and _same(out[-1][0].obj, task.obj) and \
+                out[-2][0].action in ("pick", "transfer", "place") and out[-2][0].destination is None:
+            stops.insert(0, out.pop())  # "pick it up, show it to the camera, then put it in the box": the stop stays a stop
+        if stops:
+            held = out[-1][0].obj
+            stops = [(replace(t, obj=held) if t.obj is None or t.obj.pronoun else t, o) for t, o in stops]
         if out:
             prev, prev_order = out[-1]
             # "pick it up ... put it down", "가져와서 ... 넣어", "컨베이어에서 상자 내려서 팔레트에 놔": one transfer
@@ -301,13 +413,19 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
                 merged = replace(task, obj=prev.obj if task.obj is None or task.obj.pronoun else task.obj, source=prev.source or task.source,
                                  manner=prev.manner + task.manner, start=prev.start, text=f"{prev.text} … {task.text}")
                 out[-1] = (merged, prev_order)
+                out.extend(stops)
                 continue
+        out.extend(stops)
         if out and task.action == "pick" and task.source is not None and task.destination is None:
             prev, prev_order = out[-1]
             if prev.carries and prev.source is None and _same(task.obj, prev.obj):
                 out[-1] = (replace(prev, source=task.source), prev_order)  # "The housing goes into the fixture - take it from the pallet"
                 continue
-        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and out[-1][0].carries:
+        # "B로 옮겨줘" after a fetch carries what was fetched; after a finished transfer and an order word ("…에 넣은 후에 …에
+        # 버려") the object is one the reader did not find, not the one before
+        finished = out and out[-1][0].destination is not None and order is not None
+        if task.obj is None and task.action in CARRYING and out and out[-1][0].obj is not None and not finished and \
+                (out[-1][0].carries or out[-1][0].action in WORK):
             task = replace(task, obj=out[-1][0].obj)
         if task.obj is None and task.action == "detach":
             # "장착하고 ... 반납해", "... then put it back": the tool attached last
@@ -320,7 +438,15 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
 def _same(a: ObjectRef | None, b: ObjectRef | None) -> bool:
     if a is None or b is None:
         return True
-    return a.pronoun or b.pronoun or a == b or (a.noun == b.noun and (a.color is None or b.color is None or a.color == b.color))
+    return a.pronoun or b.pronoun or a == b or (_same_noun(a.noun, b.noun) and (a.color is None or b.color is None or a.color == b.color))
+
+
+def _same_noun(a: str | None, b: str | None) -> bool:
+    """One noun, or a compound of the other ("the sealed plate" … "microplate from the sealer to the window")."""
+    if a is None or b is None:
+        return a == b
+    short, long_ = sorted((a, b), key=len)
+    return a == b or len(short) >= 4 and long_.endswith(short) and long_.isalpha()
 
 
 def _apply_order(pending: list[tuple[Task, str | None]]) -> list[Task]:

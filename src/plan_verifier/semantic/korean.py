@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from plan_verifier.semantic.english import place_key
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
+from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
 #: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
-_COMPOUND = frozenset({"NNG", "NNP", "XSN", "SL", "SW"})
+_COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 _COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
 _AUX_PLACE = frozenset({"놓", "두", "넣"})
@@ -52,7 +52,7 @@ _SERIES = frozenset({"순서", "차례", "순"})
 #: Verbs of leaving something be: without a place ("파란 큐브는 두고", "놔둬") they exclude their object.
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
-_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z])")
+_LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
 
 @dataclass
@@ -243,6 +243,8 @@ class _Reader:
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
             if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
                 break
+            if j > i and m[j].tag == "NNG" and m[j].form in _LIGHT_STEMS and j + 1 < n and m[j + 1].form in ("드리", "하"):
+                break  # "담요 하나 전달 부탁드립니다": the request ends the phrase
             if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
                 break  # "seam 1 tack weld 하고", "fixture에 place": the place ends where the verb starts
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
@@ -322,9 +324,40 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
-                if named and not self._is_place(_head(before)) and self._is_place(after) and self._stands_alone(before, after):
+                if named and not self._is_place(_head(before)) and (self._is_place(after) or self._counted(before) or
+                                                                     self._container(after) and self._attributed(before)) \
+                        and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _located(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
+        """An object phrase whose first word names a place and the rest a thing ("조제대 약병", "A 랙 튜브"): where the thing is,
+        and the thing."""
+        words = self._words(phrase)
+        if len(words) < 2:
+            return None, phrase
+        first, parts = words[0]
+        kind = self.v.ko_places.get(first) or borrowed(first, self.v)[1] or _suffix_kind(first)
+        rest = [m for _, ms in words[1:] for m in ms]
+        if kind in (None, "operator", "home") or kind == "position" and not _suffix_kind(first) or self._is_place(_Phrase(rest, "")) or parts[-1].end >= rest[0].start:
+            return None, phrase
+        return _Phrase(parts, first), _Phrase(rest, self.text[rest[0].start:rest[-1].end])
+
+    def _counted(self, phrase: _Phrase) -> bool:
+        """Does the phrase end with a count ("하나", "두 개", "한 장")? Counted words name things, not places."""
+        last = phrase.morphs[-1]
+        return last.form in self.v.numbers and (last.tag in ("NR", "MM", "SN") or last.form in ("하나", "둘", "셋", "넷")) or \
+            last.form in _COUNTERS and len(phrase.morphs) > 1 and phrase.morphs[-2].tag in ("SN", "NR", "MM")
+
+    def _attributed(self, phrase: _Phrase) -> bool:
+        """An object named with a colour, material or size of its own ("유리병", "빨간 컵"): a noun phrase by itself."""
+        obj = self._object(_head(phrase))
+        return obj.noun in self.v.object_classes and any(x is not None for x in (obj.color, obj.material, obj.size))
+
+    def _container(self, phrase: _Phrase) -> bool:
+        """A thing written before a place particle that things are put into ("유리 상자에", "박스에"): a place here."""
+        words = [w for w, _ in self._words(phrase)]
+        return bool(words) and (self.v.ko_objects.get(words[-1]) or borrowed(words[-1], self.v)[0]) in CONTAINERS
 
     def _stands_alone(self, before: _Phrase, after: _Phrase) -> bool:
         """Nouns written before a place noun modify it ("키트 트레이", "왼쪽 지그", "부품 트레이": a kind of tray), unless the
@@ -336,13 +369,16 @@ class _Reader:
         attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
             any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
         known = obj.noun is not None and obj.noun in self.v.object_classes
+        if self._counted(before):
+            return True  # "sourdough 하나 label camera에": a counted thing, then the place
         if not (known or obj.generic and attributed):
             return False
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
-        fetched = bool(self.out) and self.out[-1].action == "pick" and not self.out[-1].negated
+        taken = [c for c in self.out if c.action is not None and c.action not in WORK]
+        fetched = bool(taken) and taken[-1].action == "pick" and not taken[-1].negated  # a stop at a camera between changes nothing
         return attributed or labelled or not fetched and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
 
@@ -367,6 +403,11 @@ class _Reader:
             phrases = [_Phrase([m for k, m in enumerate(p.morphs) if not (m.tag in ("MM", "NR", "SN") and _ordinal(p.morphs, k, self.v) is None
                                                                           or m.form in _COUNTERS and m.tag == "NNB")], p.text)
                        for p in phrases]
+        if particle is not None and (particle.tag == "JKO" or particle.form in ("을", "를")) and len(phrases) == 1:
+            where, thing = self._located(phrases[0])
+            if where is not None:
+                self.cur.places.append(("source", self._place(where)))  # "조제대 약병을": the bottle on the dispensing counter
+                phrases = [thing]
         if particle is None or particle.tag in ("JKO",) or particle.form in ("을", "를"):
             self.cur.objects.extend(self._object(p) for p in phrases)
             return
@@ -431,6 +472,10 @@ class _Reader:
             if x.tag == "EC" and x.form == "지" and j + 1 < n and m[j + 1].form in ("말", "않", "마"):
                 negated = True
                 j += 2
+                continue
+            if x.tag == "EC" and x.form in ("면", "으면") and j + 2 < n and m[j + 1].form == "안" and m[j + 2].form == "되":
+                negated = True  # "B급 카트로 보내면 안 돼요": it must not go there
+                j += 3
                 continue
             if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and m[j + 1].tag == "VX":
                 aux = m[j + 1].form
@@ -527,6 +572,8 @@ class _Reader:
                     where = _Phrase(list(korean_morphs(rest)), rest)
                     if self._is_place(where):
                         self.cur.places.append(("location", self._place(where)))
+                    else:
+                        group.append(self._object(where))  # "담요 하나 전달 부탁드립니다": what to hand over
                 return action
         return None
 
@@ -555,7 +602,10 @@ class _Reader:
         segments, self.segments = self.segments, []
         for segment, segment_end in segments:
             current, self.cur = self.cur, segment
-            self._flush_clause(action, stem, segment_end, negated)
+            if (action is None or negated) and stem in _LEAVE_STEMS and any(role == "goal" for role, _ in segment.places):
+                self._flush_clause(None, "", segment_end)  # "cardboard는 baler chute로, PET bottle은 그대로 둬": that one goes
+            else:
+                self._flush_clause(action, stem, segment_end, negated)
             self.cur = current
         self._flush_clause(action, stem, end, negated, order_after)
 
@@ -571,12 +621,14 @@ class _Reader:
             order = "before-lead"
         self.next_order = "sequence" if order_after == "sequence" else None
         negated = negated or cur.negated
-        if action is None and not stem and self.out and self.out[-1].action is not None and (cur.places or cur.objects):
-            # A closing fragment without its verb: "홈으로" (go home); "B위치 먼저 가고 그다음에 A위치" (the verb before)
+        before = next((c for c in reversed(self.out) if c.action is not None), None)
+        if action is None and not stem and before is not None and (cur.places or cur.objects):
+            # A closing fragment without its verb: "홈으로" (go home); "B위치 먼저 가고 그다음에 A위치" (the verb before);
+            # "…에 올려서 테이프 붙이고, 끝나면 left fixture로" (what was carried, on to there)
             if any(p.key == "home" for _, p in cur.places) or any(o.noun in ("홈", "원점") for o in cur.objects):
                 action = "return_home"
-            elif self.out[-1].action in ("move_to", "transfer", "place", "insert"):
-                action = self.out[-1].action
+            elif before.action in ("move_to", "transfer", "place", "insert"):
+                action = before.action
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
                 any(role in ("goal", "source") for role, _ in cur.places):
             action = "transfer"  # "빨간색 블록 A에서 B로": the verb left out, the roles say it all
@@ -630,7 +682,7 @@ class _Reader:
         words = [w for w, _ in self._words(phrase)]
         return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
                                                        for w in words) \
-            or any(m.tag == "SN" for m in phrase.morphs)
+            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None
 
     def _object(self, phrase: _Phrase) -> ObjectRef:
         v = self.v
@@ -659,7 +711,7 @@ class _Reader:
             else:
                 words.append((word, parts))
         for word, parts in words:
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL or word in ("번째", "째", "번") or word in _COUNTERS and nouns and _counted(morphs, parts[0]):
                 continue  # "사과 한 상자": a count; but "팔레트 위 상자" is a box
             if word in v.ko_colors:
                 color = color or v.ko_colors[word]
@@ -676,18 +728,28 @@ class _Reader:
             return ObjectRef(phrase.text, v.ko_objects.get(head), generic=head not in v.ko_objects, pronoun=False, count=0)
         if head in v.ko_pronouns:
             return ObjectRef(phrase.text, None, pronoun=True)
+        if head in v.ko_qualifiers:
+            return ObjectRef(phrase.text, None, color, material, size, ordinal, count, generic=True)  # "투입 컨베이어": which one
         if head in v.ko_generic:
             return ObjectRef(phrase.text, None, color, material, size, ordinal, -1 if head in ("나머지", "전부", "모두") else count, generic=True)
         cls = v.ko_objects.get(head) or v.en_objects.get(head.lower())
         if cls is None and len(nouns) > 1:
             cls = v.ko_objects.get("".join(nouns[-2:]))
         if cls is None and head not in v.ko_places:
+            # "유리병", "약병": a compound written as one word whose last syllables are an object noun, its first a material
+            cut = next((k for k in range(1, len(head)) if head[k:] in v.ko_objects and (head[:k] in v.ko_materials or head[:k] in v.ko_colors
+                                                                                        or head[k:] in _OBJECT_SUFFIXES)), None)
+            if cut is not None:
+                cls = v.ko_objects[head[cut:]]
+                material = material or v.ko_materials.get(head[:cut])
+        if cls is None and head not in v.ko_places:
             cls = borrowed(head, v)[0] or borrowed(head, v)[1]  # "바이알": a vial, written as it sounds
         if cls is None and v.ko_places.get(head) not in (None, "position", "operator", "home"):
             cls = v.ko_places[head]  # "트레이는 움직이지 마": a place noun handled as a thing is named as the program names it
         if cls is None:
             cls = head.lower()
-        return ObjectRef(phrase.text, cls, color, material, size, ordinal, count)
+        words = tuple(w.lower() for w in nouns if w not in v.ko_materials and w not in v.ko_colors and w not in v.ko_sides)
+        return ObjectRef(phrase.text, cls, color, material, size, ordinal, count, words=words)
 
     def _as_place(self, obj: ObjectRef) -> PlaceRef:
         morphs = korean_morphs(obj.text)
@@ -708,15 +770,19 @@ class _Reader:
             elif number is None and _ordinal(morphs, k, v) is not None:
                 number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
         for word, parts in self._words(phrase):
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN") or word in _RELATIONAL:
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL:
                 continue
             if _LABEL.fullmatch(word):
                 continue
-            side = side or v.ko_sides.get(word)
+            side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
+        color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
+        words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides and w.lower() not in v.en_sides
+                      and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
         classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
+        kind = kind or (_suffix_kind(nouns[-1]) if nouns else None)
         if kind is None and nouns:
             obj = v.ko_objects.get(nouns[-1]) or borrowed(nouns[-1], v)[0]
             kind = f"container:{obj or nouns[-1]}" if not side else "position"
@@ -725,7 +791,18 @@ class _Reader:
         values = tuple(float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", coords.group(0))) if coords else None
         thing = self._object(phrase) if kind and kind.startswith("container:") else None
         return PlaceRef(phrase.text, place_key(kind, label, side, nouns[-1] if nouns else None), kind,
-                        canon(label) if label else None, side, values, thing)
+                        canon(label) if label else None, side, values, thing, color, words)
+
+
+#: Object nouns that keep their meaning at the end of any compound ("약병", "페트병", "종이컵", "알루미늄캔").
+_OBJECT_SUFFIXES = frozenset({"병", "컵", "캔"})
+#: Suffixes that make a place of a noun of three syllables or more: 조리대, 세척대, 냉각대 (a stand, bench or rack), 재단기,
+#: 세척기 (a machine). Which kind of stand or machine the suffix does not say, so the place is named, but vague.
+_PLACE_SUFFIXES = frozenset({"대", "기"})
+
+
+def _suffix_kind(word: str) -> str | None:
+    return "position" if len(word) >= 3 and word[-1] in _PLACE_SUFFIXES else None
 
 
 def _counted(morphs: list[Morph], counter: Morph) -> bool:

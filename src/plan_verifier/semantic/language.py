@@ -101,12 +101,24 @@ def english_tokens(text: str) -> tuple[Token, ...]:
             head, _, last = low.rpartition("-")
             verb = head.replace("-", " ") + " " + (verb_lemma(last) if last.isalpha() else last)
             noun = low.rpartition("-")[0] + "-" + (noun_lemma(low.rpartition("-")[2]) if low[-1].isalpha() else low.rpartition("-")[2])
+        elif kind == "word" and low.endswith("'s") and low[:-2].isalpha() and low not in _CLITIC_WORDS:
+            # "Sourdough's done", "the operator's tray": the noun, then the clitic ('s: is, or the possessive)
+            cut = m.end() - 2
+            base = low[:-2]
+            out.append(Token(raw[:-2], base, m.start(), cut, kind, verb_lemma(base), noun_lemma(base)))
+            out.append(Token(raw[-2:], "'s", cut, m.end(), kind, "be", "'s"))
+            continue
         elif kind == "word" and "_" not in low and not any(c.isdigit() for c in low):
             verb, noun = verb_lemma(low), noun_lemma(low)
         else:
             verb = noun = low
         out.append(Token(raw, low, m.start(), m.end(), kind, verb, noun))
     return tuple(out)
+
+
+#: Words with 's that are words of their own in the readers' lists ("it's", "let's"), never split.
+_CLITIC_WORDS = frozenset({"it's", "that's", "there's", "here's", "let's", "what's", "who's", "he's", "she's", "where's", "how's",
+                           "which's", "one's"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +184,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
+    rejoined = _place_before_daero(_loanword_split(rejoined))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -182,6 +195,43 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
         cut = m.end - len(glued[0])
         out += [Morph(m.form[:-len(glued[0])], m.tag, m.start, cut), Morph(glued[0], glued[1], cut, m.end)]
     return tuple(out)
+
+
+def _loanword_split(morphs: list[Morph]) -> list[Morph]:
+    """"폴딩 테이블": Kiwi may cut an unknown loanword into a noun and a one-syllable adverb written against it (폴 + 딩);
+    written as one word, followed by a space, it is one noun."""
+    out: list[Morph] = []
+    for m in morphs:
+        if m.tag == "MAG" and len(m.form) == 1 and out and out[-1].tag in ("NNG", "NNP") and out[-1].end == m.start:
+            noun = out.pop()
+            out.append(Morph(noun.form + m.form, "NNG", noun.start, m.end))
+            continue
+        out.append(m)
+    return out
+
+
+#: Nouns that take 대로 as "as" ("계획대로", "지시대로": as planned, as instructed), never a stand.
+_AS_NOUNS = frozenset({"계획", "지시", "말씀", "순서", "요청", "설명", "평소", "예정", "원래", "생각", "규칙", "절차", "기준", "말", "도면",
+                       "매뉴얼", "표시", "라벨", "목록", "리스트", "사양", "주문", "방금", "그"})
+
+
+def _place_before_daero(morphs: list[Morph]) -> list[Morph]:
+    """"세척대로 옮겨": Kiwi reads an unknown X대 before 로 as X + 대로 ("as"); before a verb of carrying it is the place X대 and
+    the particle 로."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    carrying = {"place", "transfer", "insert", "stack"}
+    out: list[Morph] = []
+    for k, m in enumerate(morphs):
+        nxt = next((x for x in morphs[k + 1:] if x.tag.startswith("V")), None)
+        goal_after = any(x.form in ("로", "으로") and x.tag == "JKB" for x in morphs[k + 1:]) if nxt is not None else True
+        if m.form == "대로" and m.tag in ("JX", "NNB") and out and out[-1].tag == "NNG" and out[-1].end == m.start and \
+                out[-1].form not in _AS_NOUNS and not goal_after and nxt is not None and vocabulary().ko_actions.get(nxt.form) in carrying:
+            noun = out.pop()
+            out += [Morph(noun.form + "대", "NNG", noun.start, m.start + 1), Morph("로", "JKB", m.start + 1, m.end)]
+            continue
+        out.append(m)
+    return out
 
 
 @functools.lru_cache(maxsize=8192)

@@ -32,7 +32,7 @@ _VOWEL_ROMAN = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae"
 #: Final consonants (28, the first none); in loanwords a final ㅅ writes t ("켓" ket) and ㅇ writes ng.
 _FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l", "l", "l", "l", "l", "m", "b", "b", "t", "t", "ng", "t", "t",
           "k", "t", "p", "t")
-_ENGLISH = ((r"ge$", "j"), (r"a(?=[^aeiou]l?e$)", "ei"), (r"(?<=[^aeiou])e$", ""), (r"a[yi]", "ei"), (r"ee|ea", "i"), (r"oo", "u"), (r"ph", "p"), (r"ck", "k"), (r"sh", "s"), (r"ch", "j"), (r"th", "s"), (r"ng$", "N"), (r"c(?=[eiy])", "s"), (r"dg", "j"),
+_ENGLISH = ((r"tion$", "syon"), (r"gh", ""), (r"ge$", "j"), (r"a(?=[^aeiou]l?e$)", "ei"), (r"(?<=[^aeiou])e$", ""), (r"a[yi]", "ei"), (r"ee|ea", "i"), (r"oo", "u"), (r"ph", "p"), (r"ck", "k"), (r"sh", "s"), (r"ch", "j"), (r"th", "s"), (r"ng$", "N"), (r"c(?=[eiy])", "s"), (r"dg", "j"),
             (r"ge$", "j"), (r"c", "k"), (r"q", "k"), (r"x", "ks"), (r"v", "b"), (r"f", "p"), (r"z", "j"), (r"d", "t"),
             (r"g", "k"), (r"r(?![aeiouy])", ""), (r"r", "l"), (r"[wh]", ""), (r"N", "ng"))
 

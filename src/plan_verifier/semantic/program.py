@@ -18,109 +18,57 @@ names nothing gives nothing to compare — which the rules report as such.
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from plan_verifier.analysis.timeline import GripperAction, Timeline
 from plan_verifier.findings import Span
 from plan_verifier.ir import Plan, Ref, Step, Text, Unresolved
 from plan_verifier.kinematics.chain import flange_position
-from plan_verifier.semantic.clauses import ObjectRef, PlaceRef
-from plan_verifier.semantic.english import place_key
+from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
+from plan_verifier.semantic.clauses import PlaceRef
 from plan_verifier.semantic.language import canon, has_hangul, identifier_words
+from plan_verifier.semantic.names import identifier_evidence, name_places, text_evidence
 from plan_verifier.semantic.vocabulary import vocabulary
 
 if TYPE_CHECKING:
     from plan_verifier.graph.model import Cell
     from plan_verifier.robots.spec import RobotSpec
 
-IDENTIFIER, COMMENT, CELL = "identifier", "comment", "cell"
 _SOURCE_TOKENS = re.compile(r'"(?:[^"\\\r\n]|\\.)*"|\'(?:[^\'\\\r\n]|\\.)*\'|(//|#)([^\r\n]*)')
 _WELD_COMMANDS = frozenset({"SpotWeld", "ArcOn"})
 _TOOL_ROUTINES = {"tool_attach": "attach", "tool_release": "detach"}
-#: The robot's own parts, which a TDL comment may name but a pick-and-place cycle never handles.
-ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
-
-
-@dataclass(frozen=True, slots=True)
-class Named:
-    """An object or place the program names, and where it says so."""
-
-    quote: str
-    source: str  # identifier | comment | cell
-    step: int | None
-    span: Span | None
-    obj: ObjectRef | None = None
-    place: PlaceRef | None = None
-    known: bool = True  # the object noun is one the vocabulary knows (not just an unknown word in a name)
-
-
-@dataclass(frozen=True)
-class Spot:
-    """Where a grasp, release or routine happens, with what the program says about it there."""
-
-    step: Step
-    xyz: tuple[float, float, float] | None
-    places: tuple[Named, ...] = ()
-    objects: tuple[Named, ...] = ()
-    position: str | None = None  # the cell position (JSON plans)
-
-
-@dataclass(frozen=True)
-class Transfer:
-    index: int
-    grasp: Spot
-    release: Spot | None
-    speeds: tuple[tuple[Step, float], ...]  # linear speeds (mm/s) from the approach of the grasp to the retreat after the release
-    delay_after_grasp: bool
-
-    @property
-    def objects(self) -> tuple[Named, ...]:
-        return self.grasp.objects + (self.release.objects if self.release else ())
-
-
-@dataclass(frozen=True)
-class Visit:
-    step: Step
-    xyz: tuple[float, float, float] | None
-    places: tuple[Named, ...]
-    home: bool
-
-
-@dataclass(frozen=True)
-class Work:
-    """A routine run at a place (JSON plans) or a weld command (TDL)."""
-
-    step: Step
-    action: str  # weld | inspect | screw | attach | detach | pick | place | the routine's own name
-    routine: str
-    spot: Spot
-    tool: str | None
-    tool_object: str | None  # the tool as an object class (Welder -> welder)
-
-
-@dataclass(frozen=True)
-class Activity:
-    format: str
-    transfers: tuple[Transfer, ...]
-    visits: tuple[Visit, ...]
-    works: tuple[Work, ...]
-    speeds: tuple[tuple[Step, float], ...]  # every commanded linear speed (mm/s): moves, SetTaskVelocity, JSON velocity
-    gripper_steps: int  # gripper commands the program issues
-    tools: frozenset[str] = frozenset()  # the cell's tools as object classes: fetching one is attaching it
-    positions: frozenset[str] = frozenset()  # the cell's position names (canonical): an instruction may name them verbatim
-
-    @property
-    def names_objects(self) -> bool:
-        return any(t.objects for t in self.transfers) or any(w.tool_object for w in self.works)
 
 
 def read_program(plan: Plan, timeline: Timeline | None, cell: "Cell | None", robot: "RobotSpec") -> Activity:
-    if plan.format == "json":
-        return _read_json(plan, cell)
-    return _read_tdl(plan, timeline, robot)
+    """The program's activity, remembered per program text, robot and cell (by identity): a planner's retry of the same
+    plan against another instruction, or the same one again, reads the program once."""
+    key = (plan.format, plan.source, id(robot), id(cell))
+    with _REMEMBERED_LOCK:
+        hit = _REMEMBERED.get(key)
+        if hit is not None and hit[0] is robot and hit[1] is cell:
+            _REMEMBERED.move_to_end(key)
+            return hit[2]
+    activity = _read_json(plan, cell) if plan.format == "json" else _read_tdl(plan, timeline, robot)
+    with _REMEMBERED_LOCK:
+        _REMEMBERED[key] = (robot, cell, activity)  # the robot and cell are kept, so their ids cannot be reused meanwhile
+        while len(_REMEMBERED) > _REMEMBER:
+            _REMEMBERED.popitem(last=False)
+    return activity
+
+
+def forget_programs() -> None:
+    """Forget the remembered activities (what a new plan costs is measured this way: `benchmarks/bench_semantic.py`)."""
+    with _REMEMBERED_LOCK:
+        _REMEMBERED.clear()
+
+
+#: How many programs' activities a process remembers.
+_REMEMBER = 32
+_REMEMBERED: "OrderedDict[tuple, tuple[RobotSpec, Cell | None, Activity]]" = OrderedDict()
+_REMEMBERED_LOCK = threading.Lock()
 
 
 # --------------------------------------------------------------------------- TDL
@@ -203,14 +151,14 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
     window_steps = steps[first - 1:last]
     # The pose the gripper acts at names the place most directly; the cycle's other poses and comments next.
     ordered = ([pose] if pose is not None else []) + [s for s in reversed(window_steps) if s is not pose]
+    identifiers = []
     for s in ordered:
         name = names.get(s.index) or s.target_name
         if name:
-            o, p = identifier_evidence(name)
-            span = s.arg_span("target_pose")
-            objects += [Named(name, IDENTIFIER, s.index, span, obj=x, known=known) for x, known in o]
-            if s is pose or not places:
-                places += [Named(name, IDENTIFIER, s.index, span, place=x) for x in p if s is pose or x.key != "home"]
+            identifiers.append(Named(name, IDENTIFIER, s.index, s.arg_span("target_pose")))
+            objects += [Named(name, IDENTIFIER, s.index, s.arg_span("target_pose"), obj=x, known=known)
+                        for x, known in identifier_evidence(name)[0]]
+    places += identifier_places(tuple(identifiers), pose is not None and bool(identifiers) and identifiers[0].step == pose.index)
     for s in window_steps:
         for text, span in comments.get(s.index, ()):
             o, p = text_evidence(text)
@@ -222,7 +170,19 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
             objects += [Named(message.value, COMMENT, s.index, message.span or s.span, obj=x, known=known) for x, known in o]
             places += [Named(message.value, COMMENT, s.index, message.span or s.span, place=x) for role, x in p
                        if _fits(role, side) and x.key != "home"]
-    return Spot(action.step, xyz, _unique(places), _unique(objects))
+    posed = pose is not None and bool(identifiers) and identifiers[0].step == pose.index
+    return Spot(action.step, xyz, _unique(places), _unique(objects), names=tuple(identifiers), posed=posed)
+
+
+def identifier_places(identifiers: tuple[Named, ...], posed: bool, carried: tuple[str, ...] = ()) -> list[Named]:
+    """The places a cycle's identifiers name: the pose it acts at always, the other poses only until one names a place
+    (and never home: the way out of a cycle is no place of it); read against the carried object's words if given."""
+    places: list[Named] = []
+    for k, n in enumerate(identifiers):
+        at_pose = posed and k == 0
+        if at_pose or not places:
+            places += [Named(n.quote, IDENTIFIER, n.step, n.span, place=x) for x in name_places(n.quote, carried) if at_pose or x.key != "home"]
+    return places
 
 
 def _unique(named: list[Named]) -> tuple[Named, ...]:
@@ -239,7 +199,10 @@ def _unique(named: list[Named]) -> tuple[Named, ...]:
 
 
 def _fits(role: str, side: str) -> bool:
-    """A comment "from A to B" in a pick cycle names the pick place A; in a place cycle B."""
+    """A comment "from A to B" in a pick cycle names the pick place A; in a place cycle B; "hold it at the reader" a stop
+    of a move, never where the gripper acts."""
+    if role == "stop":
+        return side == "visit"
     if role == "source":
         return side == "grasp"
     if role == "goal":
@@ -251,9 +214,8 @@ def _tdl_visit(step: Step, comments: dict, names: dict[int, str], robot: "RobotS
     places: list[Named] = []
     name = names.get(step.index) or step.target_name
     home = False
-    if name:
-        _, p = identifier_evidence(name)
-        places += [Named(name, IDENTIFIER, step.index, step.arg_span("target_pose"), place=x) for x in p]
+    identifiers = (Named(name, IDENTIFIER, step.index, step.arg_span("target_pose")),) if name else ()
+    places += identifier_places(identifiers, True)
     for text, span in comments.get(step.index, ()):
         _, p = text_evidence(text)
         places += [Named(text, COMMENT, step.index, span, place=x) for role, x in p if role != "source"]
@@ -264,7 +226,7 @@ def _tdl_visit(step: Step, comments: dict, names: dict[int, str], robot: "RobotS
         xyz = step.target.xyz()
     elif step.target is not None and step.target.kind == "joint":
         xyz = flange_position(robot, step.target.values)
-    return Visit(step, xyz, tuple(places), home)
+    return Visit(step, xyz, tuple(places), home, identifiers)
 
 
 def _letters_enumerate_poses(steps: tuple[Step, ...], names: dict[int, str]) -> bool:
@@ -406,185 +368,6 @@ def tool_objects(cell: "Cell | None") -> dict[str, str]:
         words = [w.lower() for w in identifier_words(tool.name) + (identifier_words(tool.type) if tool.type else ())]
         out[tool.name] = next((v.en_objects[w] for w in words if w in v.en_objects), None) or canon(tool.name)
     return out
-
-
-# --------------------------------------------------------------------------- evidence from names and texts
-
-
-@functools.lru_cache(maxsize=8192)
-def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[PlaceRef, ...]]:
-    """Objects (with whether the noun is known) and places an identifier names.
-
-    `Red_Cube_Pick` -> red cube; `p_bin3_drop` -> bin 3; `A_Grasp_Pose` -> A;
-    `cube_place_B` -> cube, B. Words that describe the motion (pick, approach,
-    pose, safe ...) are skipped; an unknown word is kept as a possible object
-    name (so that a name that matches nothing is noticed, not ignored).
-    """
-    v = vocabulary()
-    from plan_verifier.semantic.language import noun_lemma
-
-    words = identifier_words(name)
-    objects: list[tuple[ObjectRef, bool]] = []
-    places: list[PlaceRef] = []
-    i = 0
-    color = material = size = None
-    while i < len(words):
-        raw = words[i]
-        low = raw.lower()
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if len(raw) == 1 and raw.isupper() and raw not in "XYZ" and not nxt.isdigit():
-            # `A_Grasp_Pose`, `cube_place_B`: a place label; `P2`, `J3`: a numbered point, no label
-            places.append(PlaceRef(raw, raw.lower(), None, raw.lower()))
-            i += 1
-            continue
-        if low in ("joint", "j") and i and words[i - 1].lower() == "home":
-            i += 1  # `Home_Joint`: the home pose in joint space, not a weld joint
-            continue
-        lemma = noun_lemma(low) if low.isalpha() else low
-        kind = v.en_places.get(lemma) or v.en_places.get(low)
-        if kind is None and lemma not in v.en_objects and lemma not in v.en_generic and lemma not in v.structural:
-            lemma = _abbreviated_place(low) or lemma  # `p_pcb_stn2_place`: station 2
-            kind = v.en_places.get(lemma)
-        if low in v.en_colors and not (low in v.en_objects and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
-            color = v.en_colors[low]  # `Red_Cube`; but `Orange_Pick` names the fruit
-            i += 1
-            continue
-        if kind is not None and lemma not in ("pos", "position", "point", "place", "target", "spot", "location", "end") or \
-                kind is not None and nxt.isdigit():
-            label = nxt if nxt.isdigit() or (len(nxt) == 1 and nxt.isupper()) else None
-            places.append(PlaceRef(raw + (f" {label}" if label else ""), place_key(kind, label, None, lemma), kind, label.lower() if label else None))
-            i += 2 if label else 1
-            continue
-        if low in v.en_sides and nxt.lower() in ("side", "") :
-            places.append(PlaceRef(raw, low, "position", None, low))
-            i += 1
-            continue
-        after = noun_lemma(nxt.lower()) if nxt.isalpha() else ""
-        if low in v.en_sides and v.en_places.get(after):
-            # `Pcb_RightJig_Grasp`, `left_tray`: the place with its side, as "the right-hand jig" names it
-            kind, side = v.en_places[after], v.en_sides[low]
-            places.append(PlaceRef(f"{raw} {nxt}", place_key(kind, None, side, after), kind, None, side))
-            i += 2
-            continue
-        if low == "home":
-            places.append(PlaceRef(raw, "home", "home"))
-            i += 1
-            continue
-        if (low in v.en_materials or low in v.en_sizes) and not (lemma in v.en_objects and v.en_objects.get(
-                noun_lemma(nxt.lower()) if nxt.isalpha() else "") is None):
-            material = v.en_materials.get(low) or material  # `Glass_Cup`, `Metal_Part`; but `glass_pick` names a glass
-            size = v.en_sizes.get(low) or size
-            i += 1
-            continue
-        cls = v.en_objects.get(lemma) or v.en_objects.get(low)
-        if cls in ROBOT_PARTS:
-            i += 1
-            continue
-        if cls is not None and color and v.en_objects.get(noun_lemma(nxt.lower()) if nxt.isalpha() else ""):
-            i += 1  # `RedCapVial`: a noun before another object noun modifies it; the colour is the vial's (a red-cap vial)
-            continue
-        if lemma in v.en_generic and (material or size or color):
-            objects.append((ObjectRef(raw, None, color, material, size, generic=True), True))  # `Metal_Part_Pick`
-        elif low.isdigit() or low in v.structural or lemma in v.structural or len(low) < 3:
-            i += 1
-            continue
-        if cls is not None or lemma in v.en_generic:
-            if cls is not None:
-                number = int(nxt) if nxt.isdigit() else None  # `Table_Box_2_Pick`: the second box (or box number 2)
-                objects.append((ObjectRef(raw + (f" {nxt}" if number else ""), cls, color, material, size, number), True))
-        elif low.isalpha() and not has_hangul(low):
-            objects.append((ObjectRef(raw, lemma, color, material, size), False))
-        color = material = size = None
-        i += 1
-    return tuple(objects), tuple(places)
-
-
-@functools.lru_cache(maxsize=4096)
-def _abbreviated_place(word: str) -> str | None:
-    """The one place noun of the vocabulary `word` abbreviates by dropping letters ("stn": station), if only one fits:
-    same first letter, the rest in order, at least three letters and not a word of its own."""
-    if not (word.isalpha() and 3 <= len(word) <= 5) or _is_word(word):
-        return None
-    v = vocabulary()
-    fits = {v.en_places[p] for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)}
-    names = [p for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)]
-    return names[0] if len(fits) == 1 and names else None
-
-
-def _in_order(short: str, long_: str) -> bool:
-    it = iter(long_)
-    return all(c in it for c in short)
-
-
-def _is_word(word: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return bool(getAllLemmas(word))
-
-
-#: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
-_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
-
-
-@functools.lru_cache(maxsize=8192)
-def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    """Objects and places a comment or log message names, with each place's role in the sentence.
-
-    A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
-    from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
-    for the grasp and station 4 for the release, never both for either."""
-    parts = _ARROW.split(text)
-    if len(parts) == 2 and all(p.strip() for p in parts):
-        head, _, origin = parts[0].rpartition(":")
-        o_head, _ = _text_evidence(head) if head.strip() else ((), ())
-        o_from, p_from = _route_end(origin)
-        o_to, p_to = _route_end(parts[1])
-        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
-    return _text_evidence(text)
-
-
-def _route_end(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통")."""
-    objects, places = _text_evidence(text)
-    if not places and has_hangul(text):
-        objects, places = _text_evidence(text.strip() + "에")
-    return objects, places
-
-
-def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
-    if has_hangul(text):
-        from plan_verifier.semantic.korean import read_clauses
-    else:
-        from plan_verifier.semantic.english import read_clauses
-    v = vocabulary()
-    objects: list[tuple[ObjectRef, bool]] = []
-    places: list[tuple[str, PlaceRef]] = []
-    clauses = read_clauses(text)
-    for clause in clauses:
-        for o in clause.objects:
-            if o.noun in ROBOT_PARTS or o.noun in v.ko_structural:
-                continue  # "close the gripper", "그리퍼 닫기", "하강": the robot's own tool or motion, not what it handles
-            if o.noun and not o.pronoun:
-                objects.append((o, o.noun in v.object_classes))
-            elif o.generic and (o.color or o.material or o.size):
-                objects.append((o, True))  # "the metal part", "the green one"
-        for role, p in clause.places:
-            if p.kind and p.kind.startswith("container:") and not p.label:
-                noun = p.kind.split(":", 1)[1]
-                if noun in v.object_classes:
-                    objects.append((p.obj or ObjectRef(p.text, noun, None), True))  # "approach the red cube": an object, named
-                continue
-            places.append((role, p))
-    if not has_hangul(text) and (not objects or not places):
-        # A comment without an action verb ("Above the red cube", "Bin 3 drop point"): its noun phrases
-        from plan_verifier.semantic.english import noun_phrases
-
-        named_objects, named_places = noun_phrases(text)
-        if not objects:
-            objects = [(o, True) for o in named_objects if o.noun not in ROBOT_PARTS]
-        if not places and not any(c.places for c in clauses):
-            places = [("location", p) for p in named_places]
-    return tuple(objects), tuple(places)
 
 
 def _step_comments(plan: Plan) -> dict[int, tuple[tuple[str, Span], ...]]:

@@ -59,6 +59,10 @@ class Vocabulary:
     ko_noun_verbs: frozenset[str]  # Korean action nouns (이동, 용접): with 하다 a verb, alone at a clause's end too
     object_classes: frozenset[str]  # the canonical object names ("cube" for cube, block, brick)
     related_objects: frozenset[frozenset[str]]  # pairs of classes one thing may be called by ("cup", "glass")
+    related_places: frozenset[frozenset[str]]  # pairs of place kinds one place may be called by ("station", "tester")
+    qualifier_pairs: frozenset[frozenset[str]]  # free words that stand for one another ("outfeed", "output")
+    ko_qualifiers: frozenset[str]  # Korean words of those groups (투입, 불량): they describe a place or a thing, never name one
+    constructions: "Constructions"
 
     def materials_fit(self, a: str | None, b: str | None) -> bool:
         """Could one thing be described by both materials? (the same, one unsaid, or one a kind of the other)"""
@@ -77,6 +81,35 @@ def _by_language(section: Mapping[str, Any], language: str) -> dict[str, str]:
         for form in forms.get(language, ()):
             out.setdefault(" ".join(str(form).lower().split()), canonical)
     return out
+
+
+@dataclass(frozen=True)
+class Constructions:
+    """The lexicon's `constructions`: the word lists the readers' constructions are made of (see the lexicon's comments)."""
+
+    leave_at: frozenset[str]  # verbs whose place is the destination after a pick ("leave it at the tray")
+    goes_to: frozenset[str]  # verbs of a statement of where a thing goes ("the bolts go in bin 2")
+    duty: tuple[str, ...]  # "has to", "needs to": between the subject and such a verb
+    straight: frozenset[str]  # "straight", "directly": after such a verb, before its place
+    arrows: tuple[str, ...]  # "->", "→": a route written as notation
+    landmarks: frozenset[str]  # "by", "next to": a place that locates the place before it
+    where_it_is: frozenset[str]  # "that is", "sitting": a relative clause of where the object is (its source)
+    ko_where_it_is: frozenset[str]
+    list_markers: tuple[str, ...]
+
+
+def _constructions(data: Mapping[str, Any]) -> Constructions:
+    en = lambda key: frozenset(str(w).lower() for w in data[key].get("en", ()))  # noqa: E731
+    return Constructions(
+        leave_at=en("leave_at"), goes_to=en("goes_to"),
+        duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
+        straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
+        where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
+        list_markers=tuple(str(m) for m in data["list_markers"]))
+
+
+def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset((a, b)) for group in groups for a in group for b in group if a != b)
 
 
 def _inverse(section: Mapping[str, list]) -> dict[str, str]:
@@ -132,6 +165,10 @@ def vocabulary() -> Vocabulary:
                  | frozenset(str(w) for w in data["ko_noun_verbs"]),
         ko_noun_verbs=frozenset(str(w) for w in data["ko_noun_verbs"]),
         object_classes=frozenset(data["objects"]),
-        related_objects=frozenset(frozenset((a, b)) for group in data["related_objects"] for a in group for b in group if a != b),
+        related_objects=_pairs(data["related_objects"]),
+        related_places=_pairs(data["related_places"]),
+        qualifier_pairs=_pairs([[str(w).lower() for w in group] for group in data["qualifiers"]]),
+        ko_qualifiers=frozenset(str(w) for group in data["qualifiers"] for w in group if not str(w).isascii()),
+        constructions=_constructions(data["constructions"]),
         place_classes=frozenset(data["places"]),
     )

@@ -1,19 +1,20 @@
 """Shared by the R-SEM rules: confidence decides severity, and abstaining has one form.
 
 Each R-SEM rule judges one aspect of `ctx.grounding` (the instruction's tasks
-paired with the program's transfers). A contradiction the program's own text
-or coordinates establish is a finding whose severity follows its confidence
-(`evidence["confidence"]`): CRITICAL from 0.70 (the plan is rejected),
-WARNING from 0.50, INFO below. 0.70 sits below the confidence seed 000 §2.3
-gives its weakest failing example (75, "Grip the part tightly") and above
-what a guess would deserve. Pose names and cell positions count 0.9,
-comments 0.8.
+paired with the program's transfers, each aspect a neutral comparison). How
+sure a comparison makes a rule is decided in `_evidence.py` (pose names and
+cell positions 0.9, comments 0.8, other free words 0.75 when corroborated);
+the finding's severity follows that confidence (`evidence["confidence"]`):
+CRITICAL from 0.70 (the plan is rejected), WARNING from 0.50, INFO below.
+0.70 sits below the confidence seed 000 §2.3 gives its weakest failing example
+(75, "Grip the part tightly") and above what a guess would deserve.
 
 Where the program gives nothing to compare — a place it never names, an
-object name that matches nothing in the instruction — the rule abstains: one
-WARNING per rule, `indeterminate`, reason code `insufficient_evidence`, so the
-verdict is PARTIAL (approved, flagged) and the outcome UNKNOWN (seed 004).
-A correct plan with unusual names is never rejected on a guess.
+object name that matches nothing in the instruction, evidence that contradicts
+itself — the rule abstains: one WARNING per rule, `indeterminate`, reason code
+`insufficient_evidence`, so the verdict is PARTIAL (approved, flagged) and the
+outcome UNKNOWN (seed 004). A correct plan with unusual names is never rejected
+on a guess.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Iterable
 
 from plan_verifier.findings import Category, Finding, Severity, Span
 from plan_verifier.rules.base import Rule
-from plan_verifier.semantic.program import Named
+from plan_verifier.semantic.activity import Named
 
 CONFIDENT = 0.70
 PLAUSIBLE = 0.50

@@ -15,8 +15,10 @@ class RSem000(Rule):
 
     * no instruction was given (INFO, reason code `insufficient_evidence`);
     * the instruction asks for nothing the reader could place as a task, or
-      part of it could not be read ("Do the usual", a verb without its object):
-      WARNING, `insufficient_evidence` — the plan is approved but flagged;
+      part of it could not be read ("Do the usual", a verb without its object,
+      a transfer whose destination it found but could not give a role: "take
+      the cube and frobnicate it at the tray"): WARNING, `insufficient_evidence`
+      — the plan is approved but flagged, never passed in silence;
     * the llm grader timed out, could not be reached or answered something
       that is not the JSON its prompt asks for (INFO, `tool_timeout`,
       `tool_failure`, `tool_output_invalid`).

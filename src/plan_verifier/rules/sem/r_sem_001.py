@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from plan_verifier.rules import register
+from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
 
@@ -15,9 +16,13 @@ class RSem001(SemanticRule):
     (`Blue_Cube_Pick`), the comments and log messages of that pick-and-place
     cycle, and for JSON plans the tool a routine uses. Another colour of the
     same object, or another known object where the instructed one is never
-    named, is reported (confidence 0.9 from names, 0.8 from comments only).
-    When the program names nothing there, or only a word that matches nothing
-    in the instruction, the rule abstains (WARNING, insufficient_evidence).
+    named, is reported (confidence 0.9 from names, 0.8 from comments only);
+    the same noun with another noun before it ("the croissant tray",
+    `MuffinTray`), or two nouns no vocabulary knows ("the sourdough",
+    `Baguette_Pick`), only when the same transfer names its places the
+    instruction's way (0.75). When the program names nothing there, or only
+    a word that matches nothing in the instruction, the rule abstains
+    (WARNING, insufficient_evidence).
 
     **Unsafe**::
 
@@ -47,29 +52,31 @@ class RSem001(SemanticRule):
             if pair.transfer is None or id(pair.transfer) in excluded or task.obj is None:
                 continue
             want = task.obj.describe()
-            if c.mismatch and object_in_place(task):
+            sure = confidence(c, corroborated(pair, "object"))
+            if sure is not None and object_in_place(task):
                 unverified.append(f"the {want}: the instruction's words for it are part of a place's name")
-            elif c.mismatch:
+            elif sure is not None:
                 got = c.found.obj.describe() if c.found is not None and c.found.obj is not None else "another object"
                 judged = True
                 yield self.judged(f"Object mismatch: the instruction asks for the {want} "
                                   f"({said(g.instruction.text[task.start:task.end])}), but the plan handles the {got} ({quote(c.found)})",
-                                  c.strength, step=c.found.step if c.found else pair.transfer.grasp.step.index,
+                                  sure, step=c.found.step if c.found else pair.transfer.grasp.step.index,
                                   span=c.found.span if c.found else pair.transfer.grasp.step.span,
                                   suggestion=f"Handle the {want} named in the instruction", expected=want, found=got, kind=c.detail)
-            elif c.unknown and task.obj.noun is not None:
+            elif not agrees(c) and task.obj.noun is not None:
                 step = pair.transfer.grasp.step.index
-                if c.detail == "matches nothing" and c.found is not None:
-                    unverified.append(f"the {want}: the plan names {quote(c.found)} at the grasp (step {step}), which the instruction does not")
-                elif c.detail == "no colour":
+                if c.detail == "no colour":
                     unverified.append(f"the colour of the {want}: the plan does not say it at the grasp (step {step})")
+                elif c.found is not None:
+                    unverified.append(f"the {want}: the plan names {quote(c.found)} at the grasp (step {step}), which the instruction does not")
                 else:
                     unverified.append(f"the {want}: the plan never names what it picks up at step {step}")
         for task, work, c in g.works:
-            if c.mismatch and c.detail == "another tool" and task.obj is not None:
+            sure = confidence(c)
+            if sure is not None and c.detail == "another tool" and task.obj is not None:
                 judged = True
                 yield self.judged(f"Object mismatch: the instruction asks to {task.action} the {task.obj.describe()}, but the plan "
-                                  f"uses {quote(c.found)}", c.strength, step=c.found.step, span=c.found.span,
+                                  f"uses {quote(c.found)}", sure, step=c.found.step, span=c.found.span,
                                   suggestion=f"Use the {task.obj.describe()}", expected=task.obj.describe(), found=c.found.quote)
         if unverified and not judged:
             yield self.abstain(unverified)

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from plan_verifier.ir import fmt_number
 from plan_verifier.rules import register
+from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.grounding import MATCH, compare_place
+from plan_verifier.semantic.grounding import compare_place
 
 #: Highest commanded Cartesian speed that still reads as "gently"/"slowly"/"천천히" (mm/s).
 GENTLE_VELOCITY_MM_S = 250.0
@@ -77,14 +78,15 @@ class RSem002(SemanticRule):
                 continue
             c = pair.destination
             what = pair.task.obj.describe() if pair.task.obj else "object"
-            if c.mismatch:
+            sure = confidence(c, corroborated(pair, "destination"))
+            if sure is not None:
                 judged = True
                 yield self.judged(f"Action mismatch: the instruction asks to hand the {what} to the operator "
                                   f"({said(reading.text[pair.task.start:pair.task.end])}), but the plan releases it at "
                                   f"{c.found.place.text if c.found and c.found.place else 'another place'} ({quote(c.found)})",
-                                  c.strength, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
+                                  sure, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
                                   suggestion="Release the object at the hand-over pose", expected="hand-over", found=c.found.quote if c.found else None)
-            elif c.unknown:
+            elif not agrees(c):
                 unverified.append(f"the hand-over of the {what}: the plan does not name where it releases it (step "
                                   f"{pair.transfer.release.step.index})")
         for task, work, c in g.works:
@@ -117,4 +119,4 @@ class RSem002(SemanticRule):
 
 
 def _at(place, work) -> bool:
-    return compare_place(place, work.spot).outcome == MATCH
+    return compare_place(place, work.spot).same

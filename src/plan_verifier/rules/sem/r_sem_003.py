@@ -1,25 +1,34 @@
 from __future__ import annotations
 
 from plan_verifier.rules import register
+from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.grounding import same_place
+from plan_verifier.semantic.places import SAME, relate
 
 
 @register
 class RSem003(SemanticRule):
     """Location error: the plan picks up, puts down, moves or works at another place than the instruction says.
 
-    The instruction's places — "bin 3", "table A", "the tray", "Pos_1",
-    "3번 통", coordinates "B(100, 105, 150)" — get their role from the
-    sentence ("from"/"to"/"into", 에서/로/에). Each grasp must happen at the
-    task's source and each release at its destination; where a grasp or
-    release happens is read from the name of the pose, the comments of that
-    pick or place cycle, the cell position, or the coordinates. Source and
-    destination swapped is one finding. A move must reach the named place, a
-    routine must run at the named position. Two places conflict only when a
-    person would read them as different (bin 2 and bin 3, A and B, the table
-    and bin 3); a place the program never names, or names with a word the
-    instruction does not use, makes the rule abstain.
+    The instruction's places — "bin 3", "table A", "slot 2", "the tray", "the OCV
+    tester", "Pos_1", "3번 통", "2번 슬롯", coordinates "B(100, 105, 150)" — get their
+    role from the sentence ("from"/"to"/"into"/"over to", "leave it at", "X goes
+    into Y", "A -> B", 에서/로/에/에다). Each grasp must happen at the task's source
+    and each release at its destination; where a grasp or release happens is read
+    from the pose names of that cycle (read against the instruction's words for the
+    object, so `PouchCell_LaserMarker_Release` names the laser marker), its comments,
+    the cell position, or the coordinates. A place is compared as kind +
+    designators + free words (`semantic/places.py`): two known kinds that differ
+    (slot 2 and `Bin3_Place`), or one kind with another label, side or colour
+    (bin 2 and bin 3, the left and the right jig), is a finding (0.9 from a name,
+    0.8 from a comment); the same kind in other free words ("the PET bin",
+    `ResidualBin`) only when the same transfer names its object or other end the
+    instruction's way (0.75). Source and destination swapped is one finding. A move
+    must reach the named place, a routine must run at the named position. The rule
+    abstains (WARNING, insufficient_evidence) where the program names no place,
+    only a vague or abbreviated one (`P3`, `pos4`, `sc`), a word no kind explains
+    against a known kind, Korean the vocabulary cannot read, or contradicts itself
+    (a name says one place, a comment another).
 
     **Unsafe**::
 
@@ -50,48 +59,52 @@ class RSem003(SemanticRule):
                 continue
             src, dst = pair.source, pair.destination
             handover = task.action == "handover"
-            if src.mismatch and dst.mismatch and not handover and _crossed(task, src, dst):
+            sure_src, sure_dst = confidence(src, corroborated(pair, "source")), confidence(dst, corroborated(pair, "destination"))
+            if sure_src is not None and sure_dst is not None and not handover and _crossed(task, src, dst):
                 judged = True
                 yield self.judged(f"Location error: source and destination are swapped: the plan picks up at "
                                   f"{src.found.place.text} ({quote(src.found)}) and puts down at {dst.found.place.text} ({quote(dst.found)}), "
                                   f"but the instruction says from {task.source.text} to {task.destination.text} "
-                                  f"({said(text[task.start:task.end])})", max(src.strength, dst.strength),
+                                  f"({said(text[task.start:task.end])})", max(sure_src, sure_dst),
                                   step=t.grasp.step.index, span=t.grasp.step.span, suggestion="Pick up at the source and put down at the destination",
                                   expected_source=task.source.text, expected_destination=task.destination.text,
                                   grasp_step=t.grasp.step.index, release_step=t.release.step.index if t.release else None)
                 continue
-            for c, want, verb, spot in ((src, task.source, "picks up", t.grasp), (dst, None if handover else task.destination, "puts down", t.release)):
+            for c, sure, want, verb, spot in ((src, sure_src, task.source, "picks up", t.grasp),
+                                              (dst, sure_dst, None if handover else task.destination, "puts down", t.release)):
                 if want is None or spot is None:
                     continue
-                if c.mismatch:
+                if sure is not None:
                     found = c.found.place.text if c.found is not None and c.found.place is not None else "other coordinates"
                     judged = True
                     yield self.judged(f"Location error: the plan {verb} the {_what(task)} at {found} ({quote(c.found)}), but the "
-                                      f"instruction says {want.text} ({said(text[task.start:task.end])})", c.strength,
+                                      f"instruction says {want.text} ({said(text[task.start:task.end])})", sure,
                                       step=c.found.step if c.found else spot.step.index, span=c.found.span if c.found else spot.step.span,
-                                      suggestion=f"{verb.capitalize()} at {want.text}", expected=want.text, found=found)
-                elif c.unknown:
+                                      suggestion=f"{verb.capitalize()} at {want.text}", expected=want.text, found=found, kind=c.relation)
+                elif not agrees(c):
                     unverified.append(f"{want.text} as the place where the plan {verb} the {_what(task)} (step {spot.step.index}): "
-                                      + (f"it names {quote(c.found)}" if c.found is not None else "it names no place there"))
+                                      + _why(c))
         for task, visit, c in g.visits:
-            if c.mismatch:
+            sure = confidence(c)
+            if sure is not None:
                 judged = True
                 yield self.judged(f"Location error: the instruction says to go to {task.destination.text}, but the plan moves to "
                                   f"{c.found.place.text if c.found and c.found.place else 'other coordinates'} ({quote(c.found)})",
-                                  c.strength - 0.05, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
+                                  sure - 0.05, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
                                   suggestion=f"Move to {task.destination.text}", expected=task.destination.text)
-            elif c.unknown and visit is None:
+            elif visit is None:
                 unverified.append(f"a move to {task.destination.text}: the plan names none of its targets that way")
         for task, work, c in g.works:
             if work is None or task.at is None:
                 continue
-            if c.mismatch:
+            sure = confidence(c)
+            if sure is not None:
                 judged = True
                 yield self.judged(f"Location error: the plan runs '{work.routine}' at {work.spot.position or quote(c.found)}, but the "
-                                  f"instruction says to {task.action} at {task.at.text} ({said(text[task.start:task.end])})", c.strength,
+                                  f"instruction says to {task.action} at {task.at.text} ({said(text[task.start:task.end])})", sure,
                                   step=work.step.index, span=work.step.span, suggestion=f"Run '{work.routine}' at {task.at.text}",
                                   expected=task.at.text, found=work.spot.position)
-            elif c.unknown:
+            elif not agrees(c):
                 unverified.append(f"{task.at.text} as the place to {task.action}")
         if unverified and not judged:
             yield self.abstain(unverified)
@@ -101,8 +114,16 @@ def _what(task) -> str:
     return task.obj.describe() if task.obj is not None else "object"
 
 
+def _why(c) -> str:
+    if c.contradicted:
+        return f"it names {quote(c.found)} there, and another place as well"
+    return f"it names {quote(c.found)}" if c.found is not None else "it names no place there"
+
+
 def _crossed(task, src, dst) -> bool:
     """The grasp is at the task's destination and the release at its source."""
     if task.source is None or task.destination is None or src.found is None or dst.found is None:
         return False
-    return same_place(task.destination, src.found.place) and same_place(task.source, dst.found.place)
+    if src.found.place is None or dst.found.place is None:
+        return False
+    return relate(task.destination, src.found.place).kind == SAME and relate(task.source, dst.found.place).kind == SAME

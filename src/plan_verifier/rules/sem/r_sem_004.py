@@ -53,7 +53,7 @@ class RSem004(SemanticRule):
             return
         done = [(p.task.stage, p.transfer.grasp.step.index, p.task, p.transfer.grasp.step) for p in g.pairs if p.by_evidence and p.transfer]
         done += [(t.stage, v.step.index, t, v.step) for t, v, _ in g.visits if v is not None]
-        done += [(t.stage, w.step.index, t, w.step) for t, w, c in g.works if w is not None and c.outcome == "match"]
+        done += [(t.stage, w.step.index, t, w.step) for t, w, c in g.works if w is not None and c.same]
         done.sort(key=lambda d: (d[0], d[1]))
         # Only tasks in different stages are ordered: "A and B, then C" fixes A and B before C, not A before B.
         for k, (stage_a, at_a, task_a, _) in enumerate(done):

@@ -3,9 +3,12 @@ from __future__ import annotations
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
-from plan_verifier.semantic.grounding import MATCH, MISMATCH, UNKNOWN, Comparison, compare_place, same_object
+from plan_verifier.rules.sem._evidence import agrees
+from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, compare_place, same_object
+from plan_verifier.semantic.places import OTHER_KIND
 from plan_verifier.semantic.language import identifier_words
-from plan_verifier.semantic.program import ROBOT_PARTS, Spot
+from plan_verifier.semantic.activity import Spot
+from plan_verifier.semantic.names import ROBOT_PARTS
 from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
@@ -79,7 +82,7 @@ class RSem005(SemanticRule):
             if carrier is not None:
                 # Another stage of an object a transfer already carries ("take it, show it to the camera, put it in the box").
                 outcome = self._stop_on_way(task, task.destination, carrier, activity, what, text)
-                if outcome is None and carrier.destination.outcome != MATCH and id(carrier) not in checked:
+                if outcome is None and not agrees(carrier.destination) and id(carrier) not in checked:
                     # this stage is met on the way; then the carrier's own stage must be too ("저울에 올려서 … 다시 B 랙에")
                     checked.add(id(carrier))
                     outcome = self._stop_on_way(carrier.task, carrier.task.destination, carrier, activity, what, text, confirmed=True)
@@ -147,10 +150,10 @@ class RSem005(SemanticRule):
     def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
         """None when the carrying transfer passes `place`; a finding when every held move names another place and the
         transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
-        stop = _stop(place, carrier.transfer, activity)
+        stop = _stop(place, carrier.transfer, activity, carried_words(carrier.task))
         if stop is None:
             return None
-        if stop.unknown or not (confirmed or carrier.destination.outcome == MATCH):
+        if not stop.differs or not (confirmed or agrees(carrier.destination)):
             return f"whether the plan takes the {what} to {place.text}: it names no place on the way"
         what = carrier.task.obj.describe() if carrier.task.obj is not None and not carrier.task.obj.pronoun else what
         start = carrier.transfer.grasp.step.index
@@ -169,7 +172,7 @@ def _work_carrier(task, pairs):
 
 
 def _same(task, work) -> bool:
-    return compare_place(task.at, work.spot).outcome == MATCH
+    return compare_place(task.at, work.spot).same
 
 
 def _names_tool(words: str, tools: frozenset[str]) -> bool:
@@ -274,27 +277,31 @@ def _same_side(a, b) -> bool:
     return None in sides or sides[0] == sides[1]
 
 
-def _stop(place, transfer, activity) -> Comparison | None:
+def _stop(place, transfer, activity, carried) -> Comparison | None:
     """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
-    mismatch when the moves while holding the object name other places only; unknown when they name none."""
+    difference when the moves while holding the object name other places only; absent when they name none."""
     if place is None or place.key in ROBOT_PARTS or place.key in activity.tools:
         return None  # "gripper로 … 빼서": the tool it is done with, not a stop
+    if compare_place(place, transfer.grasp, activity.positions, carried).same:
+        return None  # taken up again from the stop: it was set down there ("check it on the gauge, then ...")
     last = transfer.release.step.index if transfer.release is not None else None
     window = [v for v in activity.visits if v.step.index >= transfer.grasp.step.index and (last is None or v.step.index <= last)]
-    spots = [Spot(v.step, v.xyz, v.places) for v in window] + ([transfer.release] if transfer.release is not None else [])
+    spots = [Spot(v.step, v.xyz, v.places, names=v.names, posed=bool(v.names)) for v in window] + \
+        ([transfer.release] if transfer.release is not None else [])
     named = None
     previous = transfer.grasp.xyz
     for spot in spots:
-        c = compare_place(place, spot, activity.positions)
-        if c.outcome == MATCH:
+        c = compare_place(place, spot, activity.positions, carried)
+        if c.same:
             return None
-        if c.found is None and not _above(spot.xyz, previous):
-            return Comparison(UNKNOWN, detail="names nothing")  # a move it does not name may be the one to that place
-        named = named or c.found
+        if not c.differs and not _above(spot.xyz, previous):
+            # a move it does not name, or names in words that compare with nothing, may be the one to that place
+            return Comparison(ABSENT, detail="names nothing")
+        named = named or (c.found if c.differs else None)
         previous = spot.xyz
     if named is None:
-        return Comparison(UNKNOWN, detail="names nothing")
-    return Comparison(MISMATCH, named, "another place", 0.8)
+        return Comparison(ABSENT, detail="names nothing")
+    return Comparison(OTHER_KIND, named, "another place")
 
 
 def _above(xyz, previous) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.grounding import MATCH, compare_object
+from plan_verifier.semantic.grounding import compare_object
 from plan_verifier.semantic.language import similar
 
 
@@ -64,9 +64,19 @@ class RSem007(SemanticRule):
         for t in g.extra:
             if id(t) in excluded:
                 continue
+            stayed = _taken_again(t, g)
+            if stayed is not None:
+                judged = True
+                yield self.judged(f"Unrequested task: the instruction says to leave the {_what(stayed.task)} where it is put "
+                                  f"({said(text[stayed.task.start:stayed.task.end])}), but the plan picks it up again (step "
+                                  f"{t.grasp.step.index})", 0.8, step=t.grasp.step.index, span=t.grasp.step.span,
+                                  suggestion=f"Remove the transfer at step {t.grasp.step.index}", kind="extra_task")
+                continue
             named = [n for n in t.objects if n.obj is not None]
-            if any(compare_object(a, [n]).outcome == MATCH for a in asked for n in named) or \
-                    any(_named_again(o, n.obj) for o in done for n in named):
+            # (what the extra transfer's name says at its grasp: at a release the same word may be the place both are put
+            # down at, `modfix`)
+            if any(compare_object(a, [n]).same for a in asked for n in named) or \
+                    any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             known = [n for n in named if n.known]
             if known and _fully_read(g):
@@ -84,7 +94,7 @@ class RSem007(SemanticRule):
             else:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
         for w in g.extra_works:
-            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or c.outcome != MATCH):
+            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or not c.same):
                 # A request the reader could not place, or one of this kind it could not match: this routine may be it.
                 unverified.append(f"'{w.routine}' at {w.spot.position}: a request of the instruction is unaccounted for and may be this one")
                 continue
@@ -116,8 +126,24 @@ def _all_tasks_done(g) -> bool:
     """Every task of a fully read instruction is carried out by a transfer the program names as the task's object or
     places: a further transfer of something else named can then only be one nobody asked for."""
     return bool(g.pairs) and _fully_read(g) and all(
-        p.transfer is not None and (p.object.outcome == MATCH or p.source.outcome == MATCH and p.destination.outcome == MATCH)
+        p.transfer is not None and (p.object.same or p.source.same and p.destination.same)
         for p in g.pairs)
+
+
+def _taken_again(t, g):
+    """The pair whose task says its thing stays where it is put ("… and leave it there"), if this later transfer picks it up
+    again there (its grasp within 30 mm of that release)."""
+    here = t.grasp.xyz
+    for p in g.pairs:
+        if p.task.stays and p.transfer is not None and p.transfer.release is not None and p.transfer.release.xyz is not None and \
+                here is not None and t.grasp.step.index > p.transfer.release.step.index and \
+                sum((a - b) ** 2 for a, b in zip(here, p.transfer.release.xyz)) <= 30.0 ** 2:
+            return p
+    return None
+
+
+def _what(task) -> str:
+    return task.obj.describe() if task.obj is not None and not task.obj.pronoun else "object"
 
 
 def _regrasp(t, g) -> bool:

@@ -1,0 +1,271 @@
+"""English sentences without an action verb that still say what to do, or where things are.
+
+The clause reader (`english.py`) hands a sentence here when it finds no clause
+head in it. What such a sentence can be, as the lexicon's `constructions` list
+its words:
+
+* **routes without a verb** — "Red cube into bin 2, thanks", "1. muffin tray from
+  the oven tray to the cooling trolley", "First the crown from A to B, then the
+  bridge from C to D" (one transfer per part), "oven tray to the cooling trolley"
+  after the thing was named ("Sourdough's done -"): a place, then where to,
+  is a route of that thing;
+* **wishes** — "I'd like the red cube in bin 2": the place is where it should end up;
+* **statements of where a thing goes** (`goes_to`, with `duty` words) — "the bolts
+  go in bin 2", "that swollen cell has to go straight into the NG box, not back
+  into the rack": a transfer with every place after the verb in its role;
+* **facts** — "The red cube is in bin 3" (where it is: its source), "The glass is
+  fragile" (handle it gently), "Sourdough's done." (what a later "it" is).
+
+Anything else is context: a sentence this reader cannot place asks for nothing,
+and the stage says so rather than guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.english_phrases import COURTESY, EXCEPT, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past
+
+#: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
+_WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
+_BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
+#: Words that join the parts of a list of routes ("A to B, then C to D").
+_JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
+
+
+@dataclass
+class _Route:
+    """One part of a sentence without a verb: what is carried, and the places it names."""
+
+    start: int
+    objects: list[ObjectRef] = field(default_factory=list)
+    places: list[tuple[str, PlaceRef]] = field(default_factory=list)
+    lead: PlaceRef | None = None  # a noun phrase naming a place before the first preposition ("oven tray to ...")
+    order: str | None = None
+    end: int = 0
+
+
+class Constructions(Phrases):
+    """Sentences without a clause head: routes, wishes, statements of where a thing goes, facts."""
+
+    #: Did an earlier sentence name a thing? Then a route that starts with a place ("oven tray to the cooling trolley")
+    #: is that thing's, from that place; otherwise its first noun phrase is the thing.
+    named_before = False
+
+    def _fact_or_context(self, start: int, end: int) -> Clause:
+        """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
+        (a statement of where things go) is a transfer, anything else is context."""
+        start = self._after_time_phrase(start, end)
+        t = self.t[start:end]
+        if t and t[0].low in ("it's", "they're", "its"):
+            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
+            k = start + 1
+            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
+                k += 1
+            prep = self._preposition(k, end)
+            place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
+            if place is not None:
+                return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
+                              (("location", self._place(place)),), fact=True)
+        c = self.v.constructions
+        be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
+        if be is None:
+            be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
+                       or self._is_be(start + i)), None)
+        if be is not None and be > 0:
+            order = None
+            while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
+                                                                        "will", ",") or self.t[start].low in self.v.en_sequence
+                                                  or self.t[start].low == "after" and self.t[start + 1].low == "that" or
+                                                  self.t[start].low == "that" and start > 0 and self.t[start - 1].low == "after"):
+                if self.t[start].low in self.v.en_sequence or self.t[start].low == "that":
+                    order = "sequence"  # "After that, the box goes ...": this comes next
+                start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
+            subject_end = start + be - self._duty_before(start, start + be)  # "the vial has to go ...": the subject ends at "has"
+            np, _ = self._noun_phrase(start, subject_end)
+            k = start + be + 1
+            while k < end and (self.t[k].low in c.straight or self.t[k].low in ("should", "must", "already", "still", "currently", "usually")):
+                k += 1
+            prep = self._preposition(k, end) if k < end else None
+            if np is not None and prep is not None and prep[0] in ("location", "source", "goal"):
+                place, _ = self._noun_phrase(k + prep[1], end)
+                if place is not None and not is_past(self.t[start + be]):  # "the box went to the tray": what happened
+                    subject = self._subject(start, subject_end)
+                    objects = tuple(o for o in subject if isinstance(o, ObjectRef))
+                    where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
+                    if t[be].verb in c.goes_to:
+                        # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
+                        routes, excluded = self._route_after(k, end)
+                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
+                                      excluded_places=tuple(excluded))
+                    if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
+                        return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
+                    return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
+        manner = self._manner_words(t)
+        fragile = [("slow", tok.text) for tok in t if tok.low in self.v.en_fragile]
+        if fragile and not (manner and len(t) <= 3):
+            # "The glass is fragile.": whatever the sentence is about is to be handled gently
+            subject = [o for o in self._subject(start, start + be if be else end) if isinstance(o, ObjectRef) and o.noun]
+            return Clause(None, "", t[0].start, t[-1].end, tuple(subject), manner=tuple(fragile), fact=True)
+        if manner and len(t) <= 3:
+            return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner))
+        return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+
+    def _is_be(self, i: int) -> bool:
+        """A form of "be" ("is", "are"; "'s" when no noun follows it, so "the operator's tray" is no statement)."""
+        tok = self.t[i]
+        if tok.low != "'s":
+            return tok.verb == "be" or tok.low in ("is", "are")
+        nxt = self.t[i + 1] if i + 1 < len(self.t) else None
+        return nxt is None or nxt.kind != "word" or not is_noun(nxt.low) or is_adjective(nxt.low)
+
+    def _after_time_phrase(self, start: int, end: int) -> int:
+        """"After the OCV test, the cell goes …": a leading time phrase without a verb orders nothing the program does."""
+        if start < end and self.t[start].low in SUBORDINATORS:
+            comma = next((k for k in range(start + 1, end) if self.t[k].low == ","), None)
+            if comma is not None and comma + 1 < end and not any(self._action(k) is not None for k in range(start + 1, comma)):
+                return comma + 1
+        return start
+
+    def _duty_before(self, start: int, verb: int) -> int:
+        """How many words before a statement's verb say it has to happen ("has to", "needs to", "must")."""
+        words = [tok.low for tok in self.t[start:verb]]
+        for phrase in self.v.constructions.duty:
+            n = len(phrase.split())
+            if len(words) > n and words[-n:] == phrase.split():
+                return n
+        return 0
+
+    def _route_after(self, k: int, end: int) -> tuple[list[tuple[str, PlaceRef]], list[PlaceRef]]:
+        """The places after a statement's verb, each in its role ("from A to B"), and those it rules out (", not back
+        into the hamper")."""
+        routes: list[tuple[str, PlaceRef]] = []
+        excluded: list[PlaceRef] = []
+        negated = False
+        while k < end:
+            if self.t[k].low in (",", "and", "but") or self.t[k].low in self.v.constructions.straight:
+                k += 1
+                continue
+            n_except = self._phrase(k, end, EXCEPT)
+            if n_except:
+                negated, k = True, k + n_except
+                continue
+            p = self._preposition(k, end)
+            if p is None:
+                break
+            np2, k = self._noun_phrase(k + p[1], end)
+            if np2 is None:
+                break
+            if negated:
+                excluded.append(self._place(np2))
+            else:
+                routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
+        return routes, excluded
+
+    def _mentioned(self, start: int, end: int, be: int | None) -> list[ObjectRef]:
+        """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
+        if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
+            return []  # "There are four cubes on the table": how many, no one thing a later "it" means
+        out = []
+        for np in self._coordinated(start, start + be if be else end):
+            if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns:
+                continue
+            obj = self._object(np)
+            if obj.noun and not obj.generic and not obj.pronoun:
+                out.append(obj)
+        return out
+
+    def _verbless(self) -> list[Clause] | None:
+        """A sentence without a verb that still asks for something: one or more routes ("Red cube into bin 2, thanks",
+        "First the crown from A to B, then the bridge from C to D"), "Not the blue one" (an exclusion), "I'd like the
+        red cube in bin 2" (a wish: the place is where it should end up).
+
+        Anything else in the sentence that is not one of these parts makes it context, never a guess."""
+        t, end = self.t, len(self.t)
+        i = 0
+        wish = False
+        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \
+                (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
+            wish = wish or t[i].low in _WISH
+            i += 1
+        if i >= end or any(tok.verb in _BE and tok.low != "'s" or tok.verb in self.v.constructions.goes_to or self._is_be(k)
+                           for k, tok in enumerate(t[i:], start=i)):
+            return None  # a statement ("the bolt goes to bin 1"), read as one
+        n_except = self._phrase(i, end, EXCEPT)
+        if n_except:
+            objects = [self._object(np) for np in self._coordinated(i + n_except, end) if not self._names_place(np)]
+            return [Clause(None, "", t[0].start, t[-1].end, tuple(objects), negated=True)] if objects else None
+        routes = [_Route(i)]
+        action = "transfer"
+        ordered = any(tok.low in self.v.en_sequence for tok in t[:i])
+        while i < end:
+            tok = t[i]
+            route = routes[-1]
+            seq = self._phrase(i, end, tuple(p for p in self.v.en_sequence if " " in p))
+            if tok.low in _JOINS or tok.low in self.v.en_sequence or seq or tok.kind == "punct":
+                n = max(seq, 1)
+                if route.objects or route.places or route.lead:
+                    route.end = i
+                    routes.append(_Route(i + n))
+                if seq or tok.low in self.v.en_sequence or tok.low == "then":
+                    routes[-1].order = "sequence"
+                i += n
+                continue
+            if tok.low in COURTESY or tok.low == "please":
+                i += 1
+                continue
+            prep = self._preposition(i, end)
+            if prep is not None:
+                if tok.low == "to" and self._infinitive(i + 1, end):
+                    return None  # "the operator wants to check it first": what someone wants, no route
+                np, j = self._noun_phrase(i + prep[1], end)
+                if np is None:
+                    return None
+                if prep[0] == "location" and route.places and self._phrase(i, end, tuple(self.v.constructions.landmarks)):
+                    i = j  # "the tray by the window": where the tray is, not another place
+                    continue
+                route.places.append((prep[0], self._place(np)))
+                i = j
+                continue
+            if (route.objects or route.lead) and tok.low != tok.verb and self._action(i) is not None:
+                action = self._action(i) or action  # "the red cube moved to bin 3"
+                i += 1
+                continue
+            np, j = self._noun_phrase(i, end)
+            if np is None or route.objects or route.lead is not None or route.places and self._names_place(np):
+                return None
+            if self._names_place(np):
+                route.lead = self._place(np)  # a place, or a thing named like one ("the muffin tray")
+            else:
+                route.objects.append(self._object(np))
+            if self._names_place(np) and not np.labels:
+                route.objects.append(self._object(np))
+            i = j
+        routes[-1].end = end
+        clauses = []
+        for n, route in enumerate(r for r in routes if r.objects or r.places or r.lead):
+            clause = self._route_clause(route, action, wish)
+            if clause is None:
+                return None
+            order = route.order or ("sequence" if n and ordered else None)
+            clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
+                                  clause.objects, clause.places, order=order))
+        return clauses or None
+
+    def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:
+        """One route as a transfer: its object and places; a place written first with only a goal after it is where the
+        thing named before comes from ("oven tray to the cooling trolley")."""
+        roles = {role for role, _ in route.places}
+        places = list(route.places)
+        objects = list(route.objects)
+        if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
+            places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
+            objects = [ObjectRef("", None, pronoun=True)]
+        if not objects and route.lead is None and {"source", "goal"} <= roles and self.named_before:
+            objects = [ObjectRef("", None, pronoun=True)]  # "…, then from the sewing table to cart 4": the same thing on
+        if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
+            return None
+        if wish:
+            places = [("goal" if role == "location" else role, p) for role, p in places]
+        return Clause(action, "", 0, 0, tuple(objects), tuple(places))

@@ -1,0 +1,154 @@
+"""Whether two words, or two lists of words, name the same thing — across inflection, abbreviation and language.
+
+The instruction says "the disinfection bath", the program `DisinfectBath_Release`,
+`p_dis_bath_place` or a comment "소독조"; an operator writes "sintering furnace
+tray" for `SinterTray`, "module fixture" for `modfix`. Words are compared by
+
+* lemma (lemminflect: "shelves" and "shelf");
+* prefix: the shorter word, three letters or more, begins the longer ("alu",
+  "cyl", "sinter", "disinfect");
+* abbreviation: three to five letters that are no English word, the first
+  letter shared and the rest in order ("tbl" table, "stn" station, "frdg" fridge);
+* compounds: one word written as the start of two or three words of the other
+  side ("modfix" = module fixture, "checkweigher" = check weigher);
+* Hangul: the vocabulary's translation (`places`/`objects` classes), a
+  transliteration of the English word (`loanwords.py`: 크라운 and crown), or one
+  Korean word containing the other (소결로 트레이 and 트레이);
+* the lexicon's `qualifiers`: words operators use for one another on the shop
+  floor (outfeed/output, reject/NG/scrap).
+
+Nothing here decides whether two places or objects differ: it says which words
+correspond, for `places.py` and `objects.py` to compare what is left.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Iterable, Sequence
+
+from plan_verifier.semantic.language import has_hangul, noun_lemma
+from plan_verifier.semantic.loanwords import english_sounds, english_skeleton, korean_roman, korean_skeleton
+from plan_verifier.semantic.vocabulary import vocabulary
+
+
+@functools.lru_cache(maxsize=16384)
+def same_word(a: str, b: str) -> bool:
+    """Do these two words (lower-case) name the same thing?"""
+    if a == b:
+        return True
+    ha, hb = has_hangul(a), has_hangul(b)
+    if ha and hb:
+        return len(a) >= 2 and len(b) >= 2 and (a in b or b in a)
+    if ha or hb:
+        korean, english = (a, b) if ha else (b, a)
+        return _translates(korean, english)
+    if not (a.isalpha() and b.isalpha()):
+        return False
+    la, lb = _lemma(a), _lemma(b)
+    if la == lb:
+        return True
+    v = vocabulary()
+    if frozenset((la, lb)) in v.qualifier_pairs:
+        return True
+    short, long_ = sorted((la, lb), key=len)
+    if len(short) >= 3 and long_.startswith(short):
+        # "alu", "cyl": a cut-off word; "sinter", "polish": a word and its derivation; but "pin" and "pinion" are two words
+        return not _both_known(short, long_) and (len(short) >= 4 or not is_english(short))
+    return _abbreviates(short, long_)
+
+
+def _lemma(word: str) -> str:
+    return noun_lemma(word) if word.isalpha() else word
+
+
+def _both_known(short: str, long_: str) -> bool:
+    """"pin" and "pinion", "can" and "canister": two nouns the vocabulary holds apart are never one by prefix."""
+    v = vocabulary()
+    classes = lambda w: {c for c in (v.en_objects.get(w), v.en_places.get(w)) if c}  # noqa: E731
+    a, b = classes(short), classes(long_)
+    return bool(a and b and not a & b)
+
+
+@functools.lru_cache(maxsize=8192)
+def _abbreviates(short: str, long_: str) -> bool:
+    """`tbl` table, `stn` station, `chkweigh` checkweigher: the letters of a word that is no English word of its own, in
+    order, the first one shared (longer abbreviations must keep half the letters)."""
+    if len(short) < 3 or short[0] != long_[0] or len(long_) <= len(short) or is_english(short):
+        return False
+    if len(short) > 5 and len(short) * 2 < len(long_):
+        return False
+    it = iter(long_)
+    return all(c in it for c in short)
+
+
+@functools.lru_cache(maxsize=8192)
+def is_english(word: str) -> bool:
+    """Does lemminflect know the word (any part of speech)?"""
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
+
+
+def _translates(korean: str, english: str) -> bool:
+    """A Korean word and an English one: the same class in the vocabulary, or a transliteration of it."""
+    v = vocabulary()
+    english = _lemma(english.lower())
+    for table_ko, table_en in ((v.ko_places, v.en_places), (v.ko_objects, v.en_objects), (v.ko_materials, v.en_materials),
+                               (v.ko_colors, v.en_colors)):
+        cls = table_ko.get(korean)
+        if cls is not None and table_en.get(english) == cls:
+            return True
+    return transliterates(korean, english)
+
+
+@functools.lru_cache(maxsize=16384)
+def transliterates(korean: str, english: str) -> bool:
+    """Is the Hangul word the English one written as it sounds (크라운 / crown, 버스바 / busbar)?"""
+    from plan_verifier.semantic.language import similar
+
+    skeleton = korean_skeleton(korean)
+    if len(skeleton.replace("ng", "n")) < 2 or not english.isalpha() or len(english) < 3:
+        return False
+    if skeleton != english_skeleton(english):
+        return False
+    return similar(korean_roman(korean), english_sounds(english)) >= 50
+
+
+def overlaps(left: Sequence[str], right: Sequence[str]) -> bool:
+    """Does any word of one side correspond to a word (or a run of words, as a compound) of the other?"""
+    return any(same_word(a, b) for a in left for b in right) or _compound(left, right) or _compound(right, left)
+
+
+def matched(words: Sequence[str], other: Sequence[str]) -> tuple[str, ...]:
+    """The words of `words` that correspond to some word of `other` (as a compound too)."""
+    out = [w for w in words if any(same_word(w, o) for o in other) or _spells(w, other)]
+    return tuple(out)
+
+
+def _compound(left: Sequence[str], right: Sequence[str]) -> bool:
+    return any(_spells(a, right) for a in left)
+
+
+@functools.lru_cache(maxsize=8192)
+def _spells_cached(word: str, run: tuple[str, ...]) -> bool:
+    return _segments(word, run, 0)
+
+
+def _spells(word: str, other: Iterable[str]) -> bool:
+    """`word` is the beginnings of two or three consecutive words of `other` written together ("modfix", "checkweigher")."""
+    other = tuple(o for o in other if o.isalpha() and not has_hangul(o))
+    if len(word) < 4 or not word.isalpha() or has_hangul(word):
+        return False
+    return any(_spells_cached(word, other[k:k + n]) for n in (2, 3) for k in range(len(other) - n + 1))
+
+
+def _segments(word: str, run: tuple[str, ...], depth: int) -> bool:
+    if not run:
+        return not word
+    if not word:
+        return False
+    head, rest = run[0], run[1:]
+    for cut in range(min(len(word), len(head)), 1, -1):
+        if head.startswith(word[:cut]) and (not rest and cut == len(word) or rest and _segments(word[cut:], rest, depth + 1)):
+            return True
+    return False

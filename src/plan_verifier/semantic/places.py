@@ -1,0 +1,203 @@
+"""Place identity: what a place reference is made of, and how two references relate.
+
+A place, as an operator or a program names it, is
+
+* a **kind** — the class of its head noun in the lexicon (`places`: bin, slot,
+  table, tray, conveyor, shelf, station, fixture, oven …; Korean 통, 슬롯,
+  테이블, 트레이, 컨베이어 …), or a container ("the carton"), or none;
+* **designators** — a number or letter label ("bin 3", "table A", "3번"), a
+  side ("the left jig", `jig_L`), a colour ("the red tray");
+* **free words** — whatever else the reference says: the "proofer" of "proofer
+  shelf", "isolation" of `IsolationBin`, or the head noun itself when the
+  lexicon has no kind for it ("laser marker", "OCV tester").
+
+`relate` compares two references on those parts into a neutral `Relation`:
+
+| relation | when | example |
+|---|---|---|
+| `same` | the same name, or nothing that tells them apart (a word in common, a label where the other has none) | "bin 3" / `Bin3_Drop`; "the oven" / `OvenTray` |
+| `other_kind` | two known kinds, different, and no word in common | "slot 2" / `Bin3_Place`; "the table" / "bin 3" |
+| `other_designator` | comparable kinds, two labels, sides or colours that differ | "bin 2" / "bin 3"; "table A" / `B_Place` |
+| `other_words` | comparable kinds, and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker` |
+| `uncomparable` | one side has no kind and no designator, or only a vague one ("position", `P3`) | "the spot" / `Bin3`; "pallet A" / `pos4` |
+
+The relation says nothing about whether the plan is wrong: the R-SEM rules
+decide that, and how sure they are, from the relation and from where the
+program said it (`rules/sem/_evidence.py`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from plan_verifier.semantic.clauses import PlaceRef
+from plan_verifier.semantic.language import canon
+from plan_verifier.semantic.matching import is_english
+from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.vocabulary import vocabulary
+
+SAME, OTHER_KIND, OTHER_DESIGNATOR, OTHER_WORDS, UNCOMPARABLE = "same", "other_kind", "other_designator", "other_words", "uncomparable"
+#: Kinds too general to tell a place apart by themselves ("the spot", "position", `P3`).
+VAGUE = frozenset({"position"})
+#: Kinds that are one place whatever they are called, never a name of another.
+_SINGULAR = frozenset({"home", "operator"})
+#: Object classes that are places too when something is put into them ("the carton", "the cup").
+CONTAINERS = frozenset({"box", "bag", "cup", "glass"})
+#: Object classes that are places when a thing is held up to them ("show it to the vision camera").
+_SHOWN_TO = frozenset({"camera"})
+#: Single letters a program writes for a side (`jig_L`, `modfix_r`).
+_SIDE_LETTERS = {"l": "left", "r": "right"}
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    kind: str  # same | other_kind | other_designator | other_words | uncomparable
+    detail: str = ""  # what differs, in words: "slot against bin", "2 against 3"
+
+
+def place_key(kind: str | None, label: str | None, side: str | None, noun: str | None) -> str:
+    """What two mentions of one place have in common: a letter label (`a`), class + number (`bin3`), a class, a side."""
+    if label:
+        lab = canon(label)
+        if len(lab) == 1 and lab.isalpha():
+            return lab
+        if lab.isdigit():
+            base = "pos" if kind in (None, "position") else kind.split(":")[-1]
+            return f"{base}{int(lab)}"
+        return lab
+    if side:
+        return side
+    if kind:
+        return kind.split(":")[-1]
+    return noun or "?"
+
+
+def kind_of(place: PlaceRef) -> str | None:
+    """The place's kind as the lexicon knows it (a container counts as its object's class), None when unknown."""
+    kind = place.kind
+    if kind is None or kind in ("there", "cell"):
+        return None
+    if kind.startswith("container:"):
+        thing = kind.split(":", 1)[1]
+        return thing if thing in CONTAINERS or thing in _SHOWN_TO else None
+    return kind if kind in vocabulary().place_classes else None
+
+
+def words_of(place: PlaceRef) -> tuple[str, ...]:
+    """Every content word of the reference (the noun of its kind too), for finding words in common."""
+    if place.words:
+        return place.words
+    return (place.kind.split(":")[-1],) if place.kind and place.kind not in ("there", "cell") else ()
+
+
+def free_words(place: PlaceRef) -> tuple[str, ...]:
+    """The words that say more than the kind: "proofer" of "proofer shelf", "isolation" of `IsolationBin`."""
+    v = vocabulary()
+    kind = place.kind.split(":")[-1] if place.kind else None
+    return tuple(w for w in place.words if not (kind and (v.en_places.get(w) == kind or v.ko_places.get(w) == kind or v.en_objects.get(w) == kind
+                                                          or v.ko_objects.get(w) == kind or w == kind)))
+
+
+@functools.lru_cache(maxsize=16384)
+def relate(want: PlaceRef, got: PlaceRef) -> Relation:
+    """How the place a program names (`got`) relates to the one the instruction names (`want`)."""
+    if want.key == "there" or got.key == "there":
+        return Relation(UNCOMPARABLE, "a place named before")
+    if want.key == got.key and _designators(want, got) is None and not _words_differ(want, got):
+        return Relation(SAME)
+    if got.kind == "cell":
+        # a JSON cell position read whole: the name itself (its readings as words come separately)
+        return Relation(SAME) if want.key == got.key or len(want.key) > 3 and want.key in got.key else Relation(UNCOMPARABLE)
+    if want.kind and want.kind.startswith("container:") and got.key == want.kind.split(":", 1)[1]:
+        return Relation(SAME)
+    wk, gk = kind_of(want), kind_of(got)
+    letters = _letter(want), _letter(got)
+    if None not in letters and letters[0] != letters[1]:
+        return Relation(OTHER_DESIGNATOR, f"{letters[1].upper()} against {letters[0].upper()}")  # A and B are two places
+    if wk in _SINGULAR or gk in _SINGULAR:
+        if wk == gk:
+            return Relation(SAME)
+        if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
+            return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
+        return Relation(UNCOMPARABLE)
+    shared = overlaps(words_of(want), words_of(got))
+    designators = _designators(want, got)
+    if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
+        if wk != gk and not _related(wk, gk) and not shared:
+            return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin
+        if designators is not None:
+            return Relation(OTHER_DESIGNATOR, designators)
+        if wk == gk and _words_differ(want, got):
+            return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
+        if wk != gk and not shared:
+            return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
+        return Relation(SAME)
+    if wk in VAGUE and gk in VAGUE:
+        # "position 1" and `pos2`, the left and the right side: designators are all either has
+        return Relation(OTHER_DESIGNATOR, designators) if designators is not None else Relation(SAME)
+    if designators is not None and (wk is not None and wk == gk or shared):
+        return Relation(OTHER_DESIGNATOR, designators)
+    if want.label and got.label and canon(want.label) == canon(got.label):
+        return Relation(SAME)  # "position 2" and "seam 2": two ways to name one place
+    if shared:
+        return Relation(SAME)
+    if wk is None and gk is None and _readable(words_of(want)) and _readable(words_of(got)):
+        # two places the vocabulary has no kind for, in plain English words of which none correspond
+        return Relation(OTHER_WORDS, f"{' '.join(words_of(got))} against {' '.join(words_of(want))}")
+    # one side vague, unnamed, or a kind the other names in words the vocabulary cannot place: nothing to compare
+    return Relation(UNCOMPARABLE)
+
+
+def _letter(place: PlaceRef) -> str | None:
+    label = canon(place.label) if place.label else None
+    if label and len(label) == 1 and label.isalpha() and not (label in _SIDE_LETTERS and place.kind is not None):
+        return label
+    return None
+
+
+def _side(place: PlaceRef) -> str | None:
+    if place.side:
+        return place.side
+    label = canon(place.label) if place.label else None
+    return _SIDE_LETTERS.get(label) if label and place.kind is not None else None
+
+
+def _designators(want: PlaceRef, got: PlaceRef) -> str | None:
+    """What tells the two apart among labels, sides and colours (None: nothing does)."""
+    wl = canon(want.label) if want.label and not _side_label(want) else None
+    gl = canon(got.label) if got.label and not _side_label(got) else None
+    if wl and gl and wl != gl:
+        return f"{gl} against {wl}"
+    ws, gs = _side(want), _side(got)
+    if ws and gs and ws != gs:
+        return f"{gs} against {ws}"
+    if want.color and got.color and want.color != got.color:
+        return f"{got.color} against {want.color}"
+    return None
+
+
+def _side_label(place: PlaceRef) -> bool:
+    return place.side is None and place.label is not None and canon(place.label) in _SIDE_LETTERS and place.kind is not None
+
+
+def _related(a: str, b: str) -> bool:
+    return frozenset((a, b)) in vocabulary().related_objects or frozenset((a, b)) in vocabulary().related_places
+
+
+def _readable(words: tuple[str, ...]) -> bool:
+    """Words that can tell two names apart: English words of three letters or more (an abbreviation such as `sc`, `pn`
+    or `cyl`, or Korean with no English reading, may stand for anything)."""
+    return bool(words) and all(w.isascii() and w.isalpha() and len(w) >= 3 and (is_english(w) or _known(w)) for w in words)
+
+
+def _known(word: str) -> bool:
+    v = vocabulary()
+    return word in v.en_places or word in v.en_objects or word in v.structural
+
+
+def _words_differ(want: PlaceRef, got: PlaceRef) -> bool:
+    """Both say more than their kind, in comparable words, and nothing of it corresponds: the PET bin and the residual
+    bin. Korean words with no English reading are never evidence of a difference."""
+    a, b = free_words(want), free_words(got)
+    return _readable(a) and _readable(b) and not overlaps(a, b)

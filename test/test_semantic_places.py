@@ -1,0 +1,158 @@
+"""Place identity (issue 17): a place is kind + designators + free words, and two mentions relate neutrally.
+
+The relation (`places.relate`) is a fact; whether it rejects the plan is the R-SEM rules' decision
+(`rules/sem/_evidence.py`): another kind or designator from a pose name is CRITICAL, other free words only when the
+same transfer shows that the program names things the instruction's way, and words that compare with nothing — a
+Korean word with no English reading, an abbreviation, a vague "position" — never. The scenes are workplaces of their
+own (a woodshop, a print shop, a parcel depot, a kitchen), written out in the naming styles of `semantic_scene`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from plan_verifier import rules as registry
+from plan_verifier.findings import Category, Severity
+from plan_verifier.pipeline import Verifier
+from plan_verifier.semantic.instruction import read_instruction
+from plan_verifier.semantic.matching import same_word
+from plan_verifier.semantic.names import name_objects, name_places
+from plan_verifier.semantic.places import OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
+from semantic_scene import Cycle, program
+
+SEMANTIC_RULES = [r for r in registry.all_rules() if r.category is Category.SEMANTIC]
+
+
+def _destination(text: str):
+    [task] = [t for t in read_instruction(text).tasks if t.destination is not None]
+    return task.destination
+
+
+def _named(name: str, carried: tuple[str, ...]):
+    places = name_places(name, carried)
+    assert places, name
+    return places
+
+
+@pytest.mark.parametrize(("instruction", "name", "carried", "relation"), [
+    ("Put the chisel into slot 2.", "Chisel_Drawer3_Place", ("chisel",), OTHER_KIND),           # a slot is no drawer
+    ("Put the chisel into drawer 2.", "Chisel_Drawer3_Place", ("chisel",), OTHER_DESIGNATOR),    # drawer 3 is not drawer 2
+    ("Put the chisel into drawer 3.", "p_chisel_drawer3_place", ("chisel",), SAME),
+    ("Put the chisel in the drawer.", "Chisel_Drawer3_Place", ("chisel",), SAME),                # the drawer: any of them
+    ("Move the poster into the PET bin.", "Poster_ResidualBin_Drop", ("poster",), OTHER_WORDS),  # same kind, other words
+    ("Move the poster into the paper bin.", "Poster_PaperBin_Drop", ("poster",), SAME),
+    ("Move the poster to the output tray.", "Poster_OutfeedTray_Drop", ("poster",), SAME),       # qualifiers that correspond
+    ("Move the parcel to the left chute.", "p_parcel_chute_r_place", ("parcel",), OTHER_DESIGNATOR),  # `_r`: the right one
+    ("Move the parcel to the oven.", "Parcel_OvenTray_Drop", ("parcel",), SAME),                 # the tray of the oven
+    ("Move the pot to the dish pit.", "Pot_Sink_Drop", ("pot",), UNCOMPARABLE),                  # a word no kind: no judgement
+    ("Move the pot to the measuring station.", "Pot_Gauge_Drop", ("pot",), UNCOMPARABLE),
+    ("Move the plank to the test station.", "Plank_Tester_Drop", ("plank",), SAME),               # test ~ tester
+    ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
+    ("판자를 2번 슬롯에 넣어 줘.", "Plank_Bin3_Place", ("판자",), OTHER_KIND),
+    ("판자를 세척대로 옮겨 줘.", "Plank_WashStand_Place", ("판자",), UNCOMPARABLE),               # Korean the vocabulary cannot read
+])
+def test_relations(instruction, name, carried, relation) -> None:
+    want = _destination(instruction)
+    relations = {relate(want, got).kind for got in _named(name, carried)}
+    assert relation in relations and (relation != UNCOMPARABLE or relations <= {UNCOMPARABLE}), relations
+
+
+@pytest.mark.parametrize(("name", "carried", "kinds"), [
+    ("PouchCell_LaserMarker_Release", ("pouch", "cell"), [("printer", None)]),       # "cell" is the object here, not a station
+    ("p_cyl_cell_laser_mark_pick", ("cell",), [("printer", None)]),                    # an abbreviated object before its noun
+    ("Station2NestB_Release", ("fan",), [("station", "2"), ("fixture", "b")]),         # a place within a place
+    ("Vial2_RackBSlot2_Grasp", ("vial",), [("shelf", "b"), ("slot", "2")]),
+    ("p_bin1_2_drop", ("bolt",), [("bin", "1")]),                                      # the second drop in bin 1
+    ("Formation_Rack_Pouch_Cell_Pick", ("pouch", "cell"), [("shelf", None)]),          # the place written first
+    ("MuffinTray_DisplayBottom_Release", ("muffin", "tray"), [(None, None)]),          # the object named like a place
+])
+def test_names_are_read_against_the_instructed_object(name, carried, kinds) -> None:
+    assert [(p.kind, p.label) for p in name_places(name, carried)] == kinds
+
+
+def test_points_numbered_in_order_name_no_place() -> None:
+    assert name_places("P4") == name_places("J2") == ()
+
+
+def test_an_object_named_like_a_place_is_the_object() -> None:
+    [(obj, _)] = name_objects("MuffinTray_DisplayBottom_Release", ("croissant", "tray"))
+    assert obj.noun == "tray" and obj.words == ("muffin", "tray")
+    [(obj, _)] = name_objects("CylCell_OcvTester_Grasp", ("pouch", "cell"))
+    assert obj.words == ("cyl", "cell")
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("alu", "aluminium", True), ("stn", "station", True), ("frdg", "fridge", True), ("sinter", "sintering", True),
+    ("chkweigh", "checkweigher", True), ("outfeed", "output", True), ("ng", "reject", True),
+    ("크라운", "crown", True), ("카톤", "carton", True), ("스테이션", "station", True), ("트레이", "tray", True),
+    ("cart", "carton", False), ("pin", "pinion", False), ("plate", "pallet", False), ("담요", "blanket", False),
+])
+def test_words_correspond_across_abbreviation_and_language(a, b, same) -> None:
+    assert same_word(a, b) is same
+
+
+# --------------------------------------------------------------------------- judged in programs
+
+
+def _findings(plan: str, instruction: str):
+    return Verifier(level="FULL", rules=SEMANTIC_RULES).verify(plan, instruction=instruction).findings
+
+
+def _critical(plan: str, instruction: str) -> list[str]:
+    return sorted({f.rule_id for f in _findings(plan, instruction) if f.severity is Severity.CRITICAL})
+
+
+_SAW, _BENCH, _PLANER, _RACK = (480, -220, 60), (620, 160, 80), (700, -120, 120), (540, 330, 150)
+NAMED = ("define_named", "named_inline", "positional_assign", "camel_case")
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_a_place_of_another_kind_is_rejected_and_the_right_one_approved(style) -> None:
+    wrong = program([Cycle("walnut plank", "saw table", "workbench", pick=_SAW, place=_PLANER)], style)
+    right = program([Cycle("walnut plank", "saw table", "glue rack", pick=_SAW, place=_RACK)], style)
+    for text in ("Move the walnut plank from the saw table to the glue rack.", "Take the walnut plank off the saw table and leave it on the glue rack."):
+        assert "R-SEM-003" in _critical(wrong, text), (style, text)
+        assert _critical(right, text) == [], (style, text)
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_other_words_of_one_kind_need_the_rest_of_the_transfer_named_the_instruction_s_way(style) -> None:
+    # the program names the object and the source as the instruction does, and the bin in other words: another bin
+    wrong = program([Cycle("offcut", "saw table", "scrap crate", pick=_SAW, place=_BENCH)], style)
+    assert "R-SEM-003" in _critical(wrong, "Move the offcut from the saw table into the firewood crate.")
+    # names that follow nothing of the instruction (another object, no source): the other words decide nothing
+    unrelated = program([Cycle("sprocket", "shelf", "scrap crate", pick=_RACK, place=_BENCH)], style)
+    assert "R-SEM-003" not in _critical(unrelated, "Put the offcut into the firewood crate.")
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_a_place_word_no_kind_explains_is_never_a_contradiction(style) -> None:
+    plan = program([Cycle("stockpot", "stove", "dish pit", pick=_SAW, place=_BENCH)], style)
+    for text in ("Carry the stockpot from the stove over to the sink area.", "냄비를 가스레인지에서 세척대로 옮겨 줘.",
+                 "Put the stockpot at the washing-up station."):
+        assert _critical(plan, text) == [], (style, text)
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_korean_instructions_judge_by_kind(style) -> None:
+    wrong = program([Cycle("parcel", "conveyor", "bin 2", pick=_SAW, place=_BENCH)], style)  # a bin, not a cart
+    right = program([Cycle("parcel", "conveyor", "cart 3", pick=_SAW, place=_BENCH)], style)
+    text = "택배 상자를 컨베이어에서 3번 카트로 옮겨 줘."
+    assert "R-SEM-003" in _critical(wrong, text)
+    assert _critical(right, text) == []
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_leave_it_there_makes_a_later_move_of_it_an_unrequested_task(style) -> None:
+    weigh = Cycle("parcel", "conveyor", "scale 2", pick=_SAW, place=_BENCH)
+    text = "Put the parcel from the conveyor on scale 2 and leave it there."
+    assert _critical(program([weigh], style), text) == []
+    onward = program([weigh, Cycle("parcel", "scale 2", "cart 3", pick=_BENCH, place=_RACK)], style)
+    assert "R-SEM-007" in _critical(onward, text)
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_nothing_else_is_no_second_task(style) -> None:
+    extra = program([Cycle("end plate", "magazine", "fixture", pick=_SAW, place=_BENCH),
+                     Cycle("gasket", "tray", "fixture", pick=_RACK, place=_BENCH)], style)
+    assert "R-SEM-007" in _critical(extra, "Just put the end plate from the magazine on the fixture, nothing else.")
