@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from plan_verifier.actions import approved_steps
-from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.model import Cell
 from plan_verifier.pipeline import Verifier
 from plan_verifier.replay.answer import Answer, FindingKey, finding_key, sorted_keys
 from plan_verifier.replay.traffic import RecordedRequest, Traffic
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import RobotSpec
 from plan_verifier.serving.attempts import DEFAULT_MAX_ATTEMPTS, AttemptLedger
 from plan_verifier.serving.requests import ErrorCode, RequestError, check_request, safe_correlation_id
@@ -149,7 +149,8 @@ def _verify(job: Job) -> Verdict:
     report = _WORKER_VERIFIER.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
                                      start_position=job.start_position, start_tool=job.start_tool, start_joints=job.start_joints,
                                      start_joints_source="joint_states")
-    sha = steps_sha256(approved_steps(report)) if report.approved and report.plan is not None and report.plan.parsed else None
+    written = report.approved and report.plan is not None and report.plan.parsed
+    sha = steps_sha256([step.to_yaml() for step in approved_steps(report)]) if written else None
     return Verdict(report.verdict, report.approved, sorted_keys(finding_key(f) for f in report.findings), sha)
 
 
