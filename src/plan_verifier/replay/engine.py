@@ -1,8 +1,8 @@
 """Re-verify recorded requests as the node would answer them today.
 
 The node's decisions are replayed in bag order with the serving core's own
-pieces: `check_request` (BAD_REQUEST), the attempt ledger (attempt numbers,
-fallback, ATTEMPTS_EXHAUSTED) and the start-state source fed with the
+pieces: `check_request` (BAD_REQUEST), the attempt ledger (attempt numbers
+counted by the node, fallback, ATTEMPTS_EXHAUSTED, ALREADY_APPROVED) and the start-state source fed with the
 recorded ~/robot_state messages. Only the verification itself is new: the
 current rules, robot spec and cell graph. Where the node started the
 execution level from the robot's joints (/joint_states, which the bag does
@@ -91,12 +91,16 @@ def replay(traffic: Traffic, setup: ReplaySetup) -> ReplayRun:
             answers.append(planned_step)
             continue
         cid = _replay_id(record)
-        if ledger.exhausted(cid):
+        closed = ledger.closed(cid)
+        if closed is not None and closed.approved:
+            answers.append(Answer(ErrorCode.ALREADY_APPROVED.name, cid, closed.attempt, sha256=closed.sha256 or None))
+            continue
+        if closed is not None:
             answers.append(Answer(ErrorCode.ATTEMPTS_EXHAUSTED.name, cid))
             continue
         result = results[planned_step]
-        attempt = ledger.preview(cid, result.approved, record.request.attempt)
-        ledger.commit(attempt)
+        attempt = ledger.preview(cid, result.approved)
+        ledger.commit(attempt, result.sha256 or "")
         answers.append(Answer(result.verdict, cid, attempt.number, attempt.fallback, result.findings, result.sha256))
     return ReplayRun(tuple(answers), len(jobs), len(distinct))
 

@@ -221,10 +221,10 @@ def _answer_for_topic_request(request: VerifyRequest, stamp_ns: int, known_ids: 
                               approved: list[_Output], fallback: list[_Output], fallback_recorded: bool) -> Answer | None:
     raw = request.correlation_id.strip()
     cid = safe_correlation_id(request.correlation_id)
-    if raw and cid:
+    if raw and cid == raw:
         matches = lambda m: m.correlation_id == cid  # noqa: E731
-    elif raw:  # an unusable id: the node answered BAD_REQUEST with an empty id
-        matches = lambda m: m.correlation_id == ""  # noqa: E731
+    elif raw:  # an unusable id: the node answered BAD_REQUEST with it escaped and cut (before issue 18: with an empty id)
+        matches = lambda m: m.correlation_id in (cid, "")  # noqa: E731
     else:  # the node generated an id that no request used
         matches = lambda m: m.correlation_id not in known_ids  # noqa: E731
     candidates = [o for o in feedback + approved if not o.claimed and o.stamp_ns >= stamp_ns and matches(o.msg)]
