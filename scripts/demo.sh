@@ -41,7 +41,7 @@ trap stop_node EXIT
 
 call() {
   local status=0
-  "$PY" -m plan_verifier.cli.main call "$@" --service "$SERVICE" --timeout 30 || status=$?
+  "$PY" -m plan_verifier.cli.main call "$@" --service "$SERVICE" --timeout 60 || status=$?  # the first waits for configure (workers warming up)
   return "$status"
 }
 

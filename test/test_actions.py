@@ -12,6 +12,7 @@ from plan_verifier import actions
 from plan_verifier.actions import approved_yaml, verify_actions_file, write_atomic
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.pipeline import Verifier
+from plan_verifier.robot_sequence import steps_sha256
 
 # Seed 003's YAML example, verbatim.
 SEED_YAML = '''
@@ -139,7 +140,7 @@ GOAL Finalize_Process() { End(); }
     assert lowered["args"]["target_pose"]["PosX"][2] == 280
     assert delay["args"] == {"duration_sec": 0.5}
     assert sequence["verification"]["plan_format"] == "tdl"
-    assert digest == actions.steps_sha256(sequence["steps"])
+    assert digest == steps_sha256(sequence["steps"])
 
 
 def test_a_rejected_plan_gets_no_actions_file(verifier) -> None:

@@ -16,7 +16,7 @@ import yaml
 from conftest import CORPUS, ROOT
 from plan_verifier.actions import approved_yaml, plan_steps
 from plan_verifier.motion.verified import step_motions
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.inputs import read_plan_text
 from plan_verifier.pipeline import Verifier
@@ -46,7 +46,7 @@ def test_an_approved_tdl_program_re_verifies_the_same(path) -> None:
     again = TDL.verify(text)
     assert again.plan_format == "actions" and again.plan.format == "tdl"
     assert _summary(again) == _summary(original)
-    assert steps_sha256(plan_steps(again.plan, step_motions(again.motion))) == sha  # the steps read back (and re-simulated) are the steps written
+    assert steps_sha256([s.to_yaml() for s in plan_steps(again.plan, step_motions(again.motion))]) == sha  # the steps read back (and re-simulated) are the steps written
 
 
 def test_the_example_pick_and_place_round_trips() -> None:
@@ -65,7 +65,7 @@ def test_an_approved_json_plan_re_verifies_the_same() -> None:
     again = verifier.verify(text)
     assert again.plan_format == "actions" and again.plan.format == "json"
     assert _summary(again) == _summary(original) == ("PASS", [])
-    assert steps_sha256(plan_steps(again.plan, step_motions(again.motion))) == sha
+    assert steps_sha256([s.to_yaml() for s in plan_steps(again.plan, step_motions(again.motion))]) == sha
 
 
 def test_a_plan_of_seed_steps_still_needs_a_graph() -> None:

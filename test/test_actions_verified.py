@@ -22,7 +22,7 @@ from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.kinematics.arm import arm_for
 from plan_verifier.motion.verified import VIA_STEP_DEG, step_motions
 from plan_verifier.pipeline import Verifier
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import load_robot
 
 PROGRAM = """

@@ -69,6 +69,21 @@ def test_type_hashes_are_those_rosidl_computes():
         assert itf.type_hash(typename) == hashes[typename], typename
 
 
+#: The wire types of the recorded topics as bags recorded since the interfaces' first release carry them. Issue 18
+#: added error-code constants only (constants are not part of the type description): same hashes, same CDR bytes, so
+#: those bags still pass read_bag's hash check and decode. A change here means older bags are refused: say so.
+RECORDED_HASHES = {
+    itf.PLAN_REQUEST: "RIHS01_b4e0d7845ddc43764299237676aab9434ea9e5ad678a99d52ebccd3066242339",
+    itf.FEEDBACK: "RIHS01_ae3de797519a69e863ca4c52c7f32a1dd58f8419d5cccf5b1c172f6757b62a1a",
+    itf.APPROVED: "RIHS01_83b9f8f5cff2fdddd6359d2789fb37ba2883a8d956cf947d2d621df67af95e54",
+    itf.VERIFY_EVENT: "RIHS01_07687c015d16b789d449085b1a862fef546f4f21c4b3dbc64d73544ee59f296b",
+}
+
+
+def test_interface_changes_keep_recorded_bags_decodable():
+    assert {typename: itf.type_hash(typename) for typename in RECORDED_HASHES} == RECORDED_HASHES
+
+
 # --------------------------------------------------------------------------- regressions
 
 

@@ -18,8 +18,8 @@ from conftest import ROOT
 
 from plan_verifier.actions import approved_yaml
 from plan_verifier.cli.main import main
-from plan_verifier.execution.job import JobRejected, prepare_job, start_pose
-from plan_verifier.execution.kinematic import check_start, verified_start
+from plan_verifier.executor.job import JobRejected, prepare_job, start_pose
+from plan_verifier.executor.kinematic import check_start, verified_start
 from plan_verifier.findings import Severity
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.open import open_graph

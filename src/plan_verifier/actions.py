@@ -1,6 +1,7 @@
-"""Approved YAML (contract §6): what the robot layer executes, and how it checks it.
+"""Approved YAML (contract §6) out of a report, and how the robot layer checks a file before running it.
 
-Only an approved report becomes an actions file. The file is seed 003's
+The format itself (its types, reading, the sha256) is `robot_sequence`; this
+module fills it from a verification. Only an approved report becomes an actions file. The file is seed 003's
 `RobotSequence` (block style, key order kept, 2-space indentation, unicode)
 plus a `verification` block: who approved it, for which request, robot and
 graph, when, and the sha256 of the steps. The hash covers the steps in a
@@ -25,23 +26,18 @@ the verifier computes now (R-KIN-007).
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
-from plan_verifier import yaml_text
 from plan_verifier.ir import Plan, Pose, Step, Unresolved
-from plan_verifier.motion.verified import JOINTS_DECIMALS, SECONDS_DECIMALS, StepMotion, start_source, step_motions
-from plan_verifier.plans.actions_plan import VERIFIED_KEY, steps_sha256
+from plan_verifier.motion.verified import start_source, step_motions
 from plan_verifier.report import Report
-
-DEFAULT_NAME = "Robot Sequence"
+from plan_verifier.robot_sequence import (DEFAULT_NAME, JOINTS_DECIMALS, SECONDS_DECIMALS, ActionStep, FormatError, RobotSequence,
+                                          Verification, VerifiedMotion, yaml_number)
 
 
 def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fingerprint: str | None,
@@ -56,48 +52,35 @@ def approved_yaml(report: Report, *, correlation_id: str, robot: str, graph_fing
     if report.plan is None or not report.plan.parsed:
         raise ValueError("the report carries no readable plan")
     plan = report.plan
-    steps = approved_steps(report)
-    digest = steps_sha256(steps)
-    document = {
-        "RobotSequence": {
-            "name": plan.name or DEFAULT_NAME,
-            "description": plan.description or "",
-            "steps": steps,
-            "verification": {
-                "verifier_id": report.verifier_id,
-                "correlation_id": correlation_id,
-                "robot": robot,
-                "graph_fingerprint": graph_fingerprint,
-                "timestamp": timestamp or datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-                "verdict": report.verdict,
-                "plan_format": report.plan_format,
-                "sha256": digest,
-                **_simulated(report.motion),
-            },
-        }
-    }
-    return yaml_text.dump(document), digest
+    sequence = RobotSequence(plan.name or DEFAULT_NAME, plan.description or "", approved_steps(report))
+    digest = sequence.steps_sha256()
+    verification = Verification(
+        verifier_id=report.verifier_id,
+        correlation_id=correlation_id,
+        robot=robot,
+        graph_fingerprint=graph_fingerprint,
+        timestamp=timestamp or datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        verdict=report.verdict,
+        plan_format=report.plan_format,
+        sha256=digest,
+        **_simulated(report.motion),
+    )
+    return replace(sequence, verification=verification).to_yaml(), digest
 
 
-def approved_steps(report: Report) -> list[dict[str, Any]]:
+def approved_steps(report: Report) -> tuple[ActionStep, ...]:
     """The steps of an approved report's actions file (what its sha256 covers): the plan's steps with what the
     execution level verified."""
     return plan_steps(report.plan, step_motions(report.motion))
 
 
-def plan_steps(plan: Plan, verified: Mapping[int, StepMotion] | None = None) -> list[dict[str, Any]]:
+def plan_steps(plan: Plan, verified: Mapping[int, VerifiedMotion] | None = None) -> tuple[ActionStep, ...]:
     """The steps as the executor receives them, each simulated motion step with its `verified` block.
 
     A step re-emitted from an approved file gets the block of this verification, never its old one."""
     verified = verified or {}
-    if plan.format == "json":
-        steps = [{k: v for k, v in step.fields.items() if k != VERIFIED_KEY} for step in plan.steps]
-    else:
-        steps = [_tdl_step(step) for step in plan.steps]
-    for step, out in zip(plan.steps, steps):
-        if step.index in verified:
-            out[VERIFIED_KEY] = verified[step.index].to_yaml()
-    return steps
+    return tuple(ActionStep.build(step.fields if plan.format == "json" else _tdl_step(step), verified.get(step.index))
+                 for step in plan.steps)
 
 
 def _simulated(execution: Any) -> dict[str, Any]:
@@ -105,9 +88,9 @@ def _simulated(execution: Any) -> dict[str, Any]:
     if execution is None or execution.unavailable is not None or execution.start is None:
         return {}
     return {
-        "start_joints_deg": [_number(round(v, JOINTS_DECIMALS) + 0.0) for v in execution.start.joints_deg],
+        "start_joints_deg": tuple(yaml_number(round(v, JOINTS_DECIMALS) + 0.0) for v in execution.start.joints_deg),
         "start_joints_source": start_source(execution.start.source),
-        "cycle_time_s": _number(round(sum(m.duration_s for m in execution.motions), SECONDS_DECIMALS) + 0.0),
+        "cycle_time_s": yaml_number(round(sum(m.duration_s for m in execution.motions), SECONDS_DECIMALS) + 0.0),
     }
 
 
@@ -171,17 +154,22 @@ def verify_actions_file(path: str | os.PathLike[str]) -> ActionsCheck:
 def verify_actions_text(text: str, *, source: str = "the actions YAML") -> ActionsCheck:
     """`verify_actions_file` for YAML received as text (an ~/approved_actions message)."""
     try:
-        data = yaml_text.load(text)
-    except yaml.YAMLError as exc:
-        return ActionsCheck(False, f"cannot read {source}: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-    sequence = data.get("RobotSequence") if isinstance(data, dict) else None
-    if not isinstance(sequence, dict) or not isinstance(sequence.get("steps"), list):
-        return ActionsCheck(False, "not an actions file: no RobotSequence with steps")
-    verification = sequence.get("verification")
-    expected = verification.get("sha256") if isinstance(verification, dict) else None
-    if not isinstance(expected, str):
+        sequence = RobotSequence.read(text, source=source)
+    except FormatError as exc:
+        return ActionsCheck(False, str(exc))
+    return check_sequence(sequence)
+
+
+def check_sequence(sequence: RobotSequence) -> ActionsCheck:
+    """Whether a file's steps still hash to the sha256 its verification block records."""
+    expected = sequence.verification.sha256 if sequence.verification is not None else None
+    if expected is None:
         return ActionsCheck(False, "no verification.sha256: the file was not written by the verifier")
-    actual = steps_sha256(sequence["steps"])
+    try:
+        actual = sequence.steps_sha256()
+    except (TypeError, ValueError) as exc:  # values the verifier never writes (dates, ...)
+        return ActionsCheck(False, f"the steps hold values the verifier never writes ({exc.__class__.__name__}): not the approved steps",
+                            expected)
     if actual != expected:
         return ActionsCheck(False, "the steps were changed after approval (sha256 mismatch)", expected, actual)
     return ActionsCheck(True, "steps match the approved sha256", expected, actual)
@@ -204,23 +192,16 @@ def _tdl_step(step: Step) -> dict[str, Any]:
 
 def _value(value: Any) -> Any:
     if isinstance(value, Pose):
-        pose: dict[str, Any] = {value.constructor: [_number(v) for v in value.values]}
+        pose: dict[str, Any] = {value.constructor: [yaml_number(v) for v in value.values]}
         if value.name:
             pose["name"] = value.name
         if value.alternatives:
-            pose["alternatives"] = [[_number(v) for v in alt] for alt in value.alternatives]
+            pose["alternatives"] = [[yaml_number(v) for v in alt] for alt in value.alternatives]
         return pose
     if isinstance(value, Unresolved):
         return {"expression": value.text}
     if isinstance(value, list):
         return [_value(v) for v in value]
     if isinstance(value, float):
-        return _number(value)
-    return value
-
-
-def _number(value: float) -> float | int:
-    """Integral values as ints (500, not 500.0): what a reader of the file expects, and it hashes the same after a YAML round trip."""
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
+        return yaml_number(value)
     return value

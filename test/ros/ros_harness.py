@@ -11,6 +11,7 @@ missing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import os
 import signal
@@ -34,6 +35,7 @@ from rclpy.qos import QoSProfile  # noqa: E402
 
 from plan_verifier.ros import qos  # noqa: E402
 from plan_verifier.ros.launch_spec import ros_arguments  # noqa: E402
+from slow_plans import large_plan  # noqa: E402,F401 - re-exported for the ROS tests
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS_FILE = ROOT / "config" / "verifier.yaml"
@@ -131,6 +133,21 @@ class RosSide:
                 raise AssertionError(f"no answer from {name} within {timeout} s")
             client.remove_pending_request(future)
 
+    def call_in_background(self, srv_type: Any, name: str, request: Any, timeout: float = 30.0, *,
+                           server: NodeProcess) -> concurrent.futures.Future:
+        """`call` on a daemon thread of its own (a test that fails while it waits does not hold up the session's end):
+        the future holds the answer, or the AssertionError of no answer."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                future.set_result(self.call(srv_type, name, request, timeout, server=server))
+            except BaseException as exc:  # noqa: BLE001 - handed to the test through the future
+                future.set_exception(exc)
+
+        threading.Thread(target=run, name="pv_test_call", daemon=True).start()
+        return future
+
     def subscribe(self, msg_type: Any, topic: str, qos: QoSProfile | int = 100) -> Inbox:
         inbox = Inbox()
         inbox.subscription = self.node.create_subscription(msg_type, topic, inbox.put, qos)
@@ -216,8 +233,10 @@ class NodeProcess:
         return True
 
 
-def change_state(ros: RosSide, node: NodeProcess, transition: int) -> bool:
-    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition)), server=node).success
+def change_state(ros: RosSide, node: NodeProcess, transition: int, timeout: float = 120.0) -> bool:
+    """A transition; configure starts and warms the verification workers, which takes seconds on a loaded machine."""
+    return ros.call(ChangeState, node.service("change_state"), ChangeState.Request(transition=Transition(id=transition)), timeout,
+                    server=node).success
 
 
 def get_state(ros: RosSide, node: NodeProcess) -> str:

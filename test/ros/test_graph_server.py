@@ -37,7 +37,7 @@ def test_configure_fails_when_the_graph_is_unreachable(ros, start_node):  # noqa
     node = graph_node(start_node, f"bolt://127.0.0.1:{free_port()}")
     assert not change_state(ros, node, Transition.TRANSITION_CONFIGURE)
     assert get_state(ros, node) == "unconfigured"
-    assert wait_until(lambda: "knowledge graph unreachable" in node.log()), node.log()
+    assert wait_until(lambda: "knowledge graph unavailable" in node.log()), node.log()
 
 
 def test_the_node_survives_a_graph_outage_and_recovers_without_a_restart(ros, start_node, server):  # noqa: F811

@@ -71,7 +71,7 @@ def test_eight_clients_times_250_mixed_requests_are_each_answered_once_and_logge
 
 
 def test_kill_9_during_heavy_logging_leaves_every_complete_line_parseable(ros, start_node, tmp_path):  # noqa: F811
-    node = start_node()
+    node = start_node({"verify_timeout_s": 600.0})  # each verification takes seconds (4 clients, 2 workers): no budget cut here
     bring_up(ros, node)
     # 3,000 violations per plan: every audit record is a large line (about 1.5 MB).
     heavy = "GOAL Execute_Process() {\n" + "".join(

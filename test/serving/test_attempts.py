@@ -1,4 +1,4 @@
-"""Attempt bookkeeping per correlation id (seed 003: max 3 attempts, then fallback)."""
+"""Attempt bookkeeping per correlation id (seed 003: max 3 attempts, then fallback; one approval per task)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ import threading
 
 import pytest
 
-from plan_verifier.serving.attempts import AttemptLedger
+from plan_verifier.serving.attempts import Attempt, AttemptLedger, Closed
+from plan_verifier.serving.audit import Decision
 
 
-def record(ledger: AttemptLedger, cid: str, approved: bool, claimed: int = 0):
-    attempt = ledger.preview(cid, approved, claimed)
-    if attempt is not None:
-        ledger.commit(attempt)
-    return attempt
+def record(ledger: AttemptLedger, cid: str, approved: bool, sha256: str = ""):
+    decision = ledger.preview(cid, approved)
+    if isinstance(decision, Attempt):
+        ledger.commit(decision, sha256)
+    return decision
 
 
 def test_three_rejections_fire_the_fallback_once_and_close_the_task():
@@ -22,29 +23,25 @@ def test_three_rejections_fire_the_fallback_once_and_close_the_task():
     assert [a.number for a in (first, second, third)] == [1, 2, 3]
     assert [a.retry_allowed for a in (first, second, third)] == [True, True, False]
     assert [a.fallback for a in (first, second, third)] == [False, False, True]
-    assert ledger.exhausted("task")
-    assert ledger.preview("task", True) is None
+    assert ledger.closed("task") == Closed("task", 3, approved=False)
+    assert ledger.preview("task", True) == Closed("task", 3, approved=False)
 
 
-def test_an_approval_allows_no_retry_and_no_fallback():
+def test_an_approval_allows_no_retry_no_fallback_and_no_second_approval():
     ledger = AttemptLedger()
     record(ledger, "t", False)
-    approved = record(ledger, "t", True)
+    approved = record(ledger, "t", True, sha256="ab" * 32)
     assert (approved.number, approved.retry_allowed, approved.fallback) == (2, False, False)
-    assert not ledger.exhausted("t")
+    assert ledger.closed("t") == Closed("t", 2, approved=True, sha256="ab" * 32)
+    assert record(ledger, "t", True) == Closed("t", 2, approved=True, sha256="ab" * 32)  # one approval per task
+    assert record(ledger, "t", False) == Closed("t", 2, approved=True, sha256="ab" * 32)
 
 
 def test_preview_changes_nothing():
     ledger = AttemptLedger(max_attempts=1)
     assert ledger.preview("t", False).fallback
-    assert not ledger.exhausted("t") and len(ledger) == 0
-
-
-def test_a_claimed_attempt_moves_the_count_forward_but_never_back():
-    ledger = AttemptLedger()
-    assert record(ledger, "t", False, claimed=2).number == 2
-    assert record(ledger, "t", False, claimed=1).number == 3  # cannot reset the budget
-    assert ledger.exhausted("t")
+    assert ledger.preview("t", True).approved
+    assert ledger.closed("t") is None and len(ledger) == 0
 
 
 def test_ids_are_independent():
@@ -96,3 +93,20 @@ def test_concurrent_attempts_get_distinct_numbers():
     for t in threads:
         t.join()
     assert sorted(numbers) == list(range(1, 1601))
+
+
+def test_a_restarted_ledger_learns_the_tasks_from_the_audit_log_newest_first():
+    newest_first = [Decision("approved", 2, True, False, "ab" * 32), Decision("open", 1, False, False, ""),
+                    Decision("done", 3, False, True, ""), Decision("approved", 1, False, False, "")]
+    ledger = AttemptLedger(max_attempts=3)
+    assert ledger.restore(newest_first) == 3
+    assert ledger.closed("approved") == Closed("approved", 2, approved=True, sha256="ab" * 32)
+    assert ledger.closed("done") == Closed("done", 3, approved=False)
+    assert record(ledger, "open", False).number == 2
+
+
+def test_a_restore_keeps_the_most_recent_ids_within_capacity():
+    ledger = AttemptLedger(capacity=2)
+    ledger.restore([Decision(cid, 1, False, False, "") for cid in ("newest", "middle", "oldest")])
+    assert len(ledger) == 2 and record(ledger, "oldest", False).number == 1  # forgotten
+    assert record(ledger, "newest", False).number == 2

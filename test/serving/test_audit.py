@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from plan_verifier.serving.audit import AuditLog, cut_incomplete_tail, read_records
+from plan_verifier.serving.audit import AuditLog, cut_incomplete_tail, read_records, recent_decisions
 
 DAY = dt.datetime(2026, 3, 14, 23, 59, 59, tzinfo=dt.timezone.utc)
 
@@ -108,3 +108,27 @@ def test_kill_during_heavy_logging_leaves_every_complete_line_parseable(tmp_path
     records = read_records(path)
     assert records[-1] == {"i": "after restart"} and len(records) == len(complete) + 1
     assert path.read_bytes().endswith(b"\n") and (tail == b"" or log.repaired_bytes == len(tail))
+
+
+def test_recent_decisions_read_the_newest_records_first_within_a_byte_budget(tmp_path):
+    now = [DAY]
+    log = AuditLog(tmp_path, clock=lambda: now[0])
+    report = {"findings": [{"message": '"error_msg":' + "x" * 5000}]}  # the report is never parsed, whatever it holds
+    rows = [("a", "rejected", 1, False, None), ("a", "approved", 2, False, "ab" * 32), ("b", "fallback", 3, True, None)]
+    for cid, decision, attempt, fallback, sha in rows:
+        log.append({"time": "t", "correlation_id": cid, "decision": decision, "attempt": attempt, "fallback": fallback, "error_code": "NONE",
+                    "error_msg": "", "actions_sha256": sha, "report": report})
+    now[0] = DAY + dt.timedelta(days=1)  # the next day's file is read first
+    log.append({"correlation_id": "a", "decision": "already_approved", "attempt": 2, "fallback": False, "error_code": "ALREADY_APPROVED",
+                "error_msg": "task 'a' was already approved", "actions_sha256": "ab" * 32, "report": None})
+    # A record of a version before decisions were written: read from validation_result and error_code.
+    log.append({"correlation_id": "old", "attempt": 1, "fallback": False, "validation_result": "pass", "error_code": "NONE",
+                "error_msg": "", "actions_sha256": "cd" * 32})
+    log.close()
+    newest_first = list(recent_decisions(tmp_path, 1 << 20))
+    assert [(d.correlation_id, d.attempt, d.approved, d.fallback, d.sha256) for d in newest_first] == [
+        ("old", 1, True, False, "cd" * 32), ("a", 2, True, False, "ab" * 32), ("b", 3, False, True, ""), ("a", 2, True, False, "ab" * 32),
+        ("a", 1, False, False, "")]
+    newest = (tmp_path / "verify_20260315.jsonl").stat().st_size
+    assert [d.correlation_id for d in recent_decisions(tmp_path, newest)] == ["old", "a"]  # the budget: only the newest file
+    assert [d.correlation_id for d in recent_decisions(tmp_path, newest - 1)] == ["old"]  # a line cut by the budget is not read

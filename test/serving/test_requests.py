@@ -48,6 +48,16 @@ def test_error_codes_match_the_service_definition():
         assert f"uint8 ERROR_{code.name}={code.value}" in text
 
 
-def test_safe_correlation_id_echoes_only_usable_ids():
-    assert safe_correlation_id(" ok ") == "ok"
-    assert safe_correlation_id("bad\nid") == ""
+@pytest.mark.parametrize("raw, echoed", [
+    (" ok ", "ok"),
+    ("task-8", "task-8"),
+    ("bad\nid", "bad\\nid"),
+    ("bell\x07", "bell\\x07"),
+    ("not\ufffdutf8", "not\\ufffdutf8"),
+    ("t" * 129, "t" * 128),
+    ("\x00" * 100, "\\x00" * 32),
+])
+def test_refused_correlation_ids_are_echoed_escaped_and_cut(raw, echoed):
+    """An answer can always be matched to its request: a usable id as it is, an unusable one escaped (printable) and cut."""
+    assert safe_correlation_id(raw) == echoed
+    assert safe_correlation_id(raw).isprintable() and len(safe_correlation_id(raw)) <= 128

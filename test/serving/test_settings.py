@@ -29,8 +29,12 @@ def test_every_parameter_is_described_and_every_settings_field_is_a_parameter():
     assert [f.name for f in dataclasses.fields(Settings)] == [p.name for p in PARAMETERS]
 
 
-def test_only_live_safe_parameters_are_writable():
-    assert {p.name for p in PARAMETERS if not p.read_only} == {"level", "max_plan_attempts"}
+def test_each_parameter_is_read_at_one_stage():
+    """Read-only: only what the process reads at start; the rest is read at configure (writable while unconfigured) or live."""
+    assert {p.name for p in PARAMETERS if p.read_only} == {p.name for p in PARAMETERS if p.stage == "start"} == {"autostart", "executor_threads"}
+    assert {p.name for p in PARAMETERS if p.stage == "live"} == {"level", "max_plan_attempts", "verify_timeout_s", "repair_rejected"}
+    assert {"robot", "cell", "graph_uri", "graph_user", "graph_database", "graph_timeout_s", "graph_fingerprint"} <= {
+        p.name for p in PARAMETERS if p.stage == "configure"}
 
 
 def test_defaults_are_valid():
@@ -46,6 +50,9 @@ def test_defaults_are_valid():
     ({"robot": " "}, "robot must not be empty"),
     ({"diagnostics_period_s": 0.0}, "diagnostics_period_s must be between"),
     ({"no_such_thing": 1}, "unknown parameter 'no_such_thing'"),
+    ({"graph_fingerprint": "abc"}, "graph_fingerprint must be empty or a cell fingerprint"),
+    ({"verification_workers": 4}, r"executor_threads \(4\) must be more than verification_workers \(4\)"),
+    ({"verify_timeout_s": 0.0}, "verify_timeout_s must be between"),
 ])
 def test_bad_values_are_named(values, message):
     with pytest.raises(SettingsError, match=message):
@@ -54,7 +61,7 @@ def test_bad_values_are_named(values, message):
 
 def test_every_problem_is_reported_at_once():
     with pytest.raises(SettingsError) as info:
-        Settings.from_values({"level": "x", "executor_threads": 0})
+        Settings.from_values({"level": "x", "executor_threads": 1})
     assert "level" in str(info.value) and "executor_threads" in str(info.value)
 
 

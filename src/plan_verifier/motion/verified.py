@@ -10,8 +10,8 @@ configurations at times along its path (`via`), no joint more than
 `VIA_STEP_DEG` apart: a joint-trajectory controller interpolates in joint
 space between points, so without them it would not follow the verified line.
 
-The values are rounded (`JOINTS_DECIMALS`, `SECONDS_DECIMALS`): they go into
-the approved YAML and its sha256. `JOINT_TOLERANCE_DEG` is how far a target
+The values are rounded (`robot_sequence.JOINTS_DECIMALS`, `SECONDS_DECIMALS`):
+they go into the approved YAML (a step's `robot_sequence.VerifiedMotion`) and its sha256. `JOINT_TOLERANCE_DEG` is how far a target
 may differ, on re-verification, from what the simulation computes now before
 the file is refused (a numerical IK solver converges to within far less).
 """
@@ -19,43 +19,23 @@ the file is refused (a numerical IK solver converges to within far less).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from plan_verifier.motion.facts import Execution, SimulatedMotion
 from plan_verifier.motion.program import JOINT_PATH
+from plan_verifier.robot_sequence import FROM_JOINT_STATES, JOINTS_DECIMALS, SECONDS_DECIMALS, VerifiedMotion, ViaPoint, yaml_number
 
-JOINTS_DECIMALS = 3
-SECONDS_DECIMALS = 3
 #: The largest joint change between two consecutive points of a Cartesian motion's `via` (degrees):
 #: a joint-space chord that short stays within about 1 mm of the verified path on a 1 m arm.
 VIA_STEP_DEG = 5.0
 JOINT_TOLERANCE_DEG = 0.05
 #: The approved YAML's `start_joints_source` for each of the simulation's start sources.
-START_SOURCES = {"request": "request", "joint_states": "joint_states", "home_joints_deg": "home"}
+START_SOURCES = {"request": "request", "joint_states": FROM_JOINT_STATES, "home_joints_deg": "home"}
 
 
-@dataclass(frozen=True)
-class StepMotion:
-    """One plan step's verified motion: where it ends, how long it takes, the points on the way."""
-
-    step: int
-    joints_deg: tuple[float, ...]
-    duration_s: float
-    path: str  # joint | linear | circular (the first motion's, when a step has several)
-    via: tuple[tuple[float, tuple[float, ...]], ...]  # (seconds from the step's start, joints)
-
-    def to_yaml(self) -> dict[str, Any]:
-        """The step's `verified` block (contract §6 addition)."""
-        out: dict[str, Any] = {"joints_deg": list(self.joints_deg), "duration_s": self.duration_s, "path": self.path}
-        if self.via:
-            out["via"] = [{"t_s": t, "joints_deg": list(q)} for t, q in self.via]
-        return out
-
-
-def step_motions(execution: Execution | None) -> dict[int, StepMotion]:
+def step_motions(execution: Execution | None) -> dict[int, VerifiedMotion]:
     """The verified motion of every simulated step (by 1-based step index); empty when nothing was simulated.
 
     A step whose motion broke off (a path that could not be followed to its end) gets none: it was not
@@ -65,7 +45,7 @@ def step_motions(execution: Execution | None) -> dict[int, StepMotion]:
     by_step: dict[int, list[SimulatedMotion]] = {}
     for motion in execution.motions:
         by_step.setdefault(motion.motion.step, []).append(motion)
-    out: dict[int, StepMotion] = {}
+    out: dict[int, VerifiedMotion] = {}
     for step, motions in by_step.items():
         if not all(m.complete for m in motions):
             continue
@@ -77,8 +57,8 @@ def step_motions(execution: Execution | None) -> dict[int, StepMotion]:
             elapsed += motion.duration_s
             if k < len(motions) - 1:
                 via.append((elapsed, motion.end_deg))
-        out[step] = StepMotion(step, _joints(motions[-1].end_deg), _seconds(elapsed), motions[0].motion.path,
-                               tuple((_seconds(t), _joints(q)) for t, q in via))
+        out[step] = VerifiedMotion(_joints(motions[-1].end_deg), _seconds(elapsed), motions[0].motion.path,
+                                   tuple(ViaPoint(_seconds(t), _joints(q)) for t, q in via))
     return out
 
 
@@ -101,14 +81,8 @@ def _intermediate(motion: SimulatedMotion) -> list[tuple[float, tuple[float, ...
 
 def _joints(values: Any) -> tuple[float, ...]:
     rounded = (np.round(np.asarray(values, dtype=float), JOINTS_DECIMALS) + 0.0).tolist()  # + 0.0: no -0.0
-    return tuple(int(v) if v.is_integer() else v for v in rounded)
+    return tuple(yaml_number(v) for v in rounded)
 
 
 def _seconds(value: float) -> float:
-    return _round(value, SECONDS_DECIMALS)
-
-
-def _round(value: float, decimals: int) -> float | int:
-    """Rounded; integral values as ints, as `actions` writes numbers (they hash the same after a YAML round trip)."""
-    rounded = round(value, decimals) + 0.0  # no -0.0
-    return int(rounded) if rounded.is_integer() else rounded
+    return yaml_number(round(value, SECONDS_DECIMALS) + 0.0)  # + 0.0: no -0.0

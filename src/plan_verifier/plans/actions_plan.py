@@ -1,6 +1,6 @@
-"""Approved-actions files read back, so an executor or a replay can re-verify them.
+"""Approved-actions files read back into the IR, so an executor or a replay can re-verify them.
 
-An actions file (contract §6) is seed 003's `RobotSequence` document. Two
+An actions file (contract §6, typed in `robot_sequence`) is seed 003's `RobotSequence` document. Two
 kinds of steps occur:
 
 * seed 003 steps (`action: move|routine`), written by the seed system or by
@@ -13,7 +13,7 @@ kinds of steps occur:
   literals are kept for the arity rules.
 
 A `verification` block whose `sha256` does not match the steps (hashed as
-`steps_sha256` hashes them) means the steps were changed after
+`robot_sequence.steps_sha256` hashes them) means the steps were changed after
 approval: the ACTIONS_STEPS_CHANGED problem.
 
 The `verified` block of a motion step (the joint target and duration the
@@ -25,9 +25,6 @@ simulation computes now.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
 from dataclasses import replace
 from typing import Any, Literal, Mapping, Sequence
 
@@ -60,11 +57,9 @@ from plan_verifier.ir import (
 from plan_verifier.plans.document import Document, Path
 from plan_verifier.plans.json_plan import finite_problems, load_steps, schema_problems
 from plan_verifier.problems import Problem, ProblemKind as K
+from plan_verifier.robot_sequence import ROOT, VERIFIED_KEY, ActionStep, Verification, is_command_step, steps_sha256
 
-ROOT = "RobotSequence"
 FORMAT = "actions"
-#: The key of a step's verified motion (written by `actions.plan_steps`).
-VERIFIED_KEY = "verified"
 _POSE_KINDS = {"PosJ": JOINT, "PosX": CARTESIAN, "PosY": CARTESIAN, "Trans": "offset"}
 
 
@@ -98,7 +93,7 @@ def steps_format(data: Any) -> str:
     """"tdl" when every step of the actions document is an exported TDL command, else "json" (seed 003 steps)."""
     sequence = data.get(ROOT) if isinstance(data, dict) else None
     steps = sequence.get("steps") if isinstance(sequence, dict) else None
-    if isinstance(steps, list) and steps and all(isinstance(s, dict) and "command" in s and "action" not in s for s in steps):
+    if isinstance(steps, list) and steps and all(is_command_step(s) for s in steps):
         return "tdl"
     return "json"
 
@@ -128,27 +123,19 @@ def load_actions(document: Document, positions: Mapping[str, Sequence[float] | N
     return plan
 
 
-def steps_sha256(steps: list[dict[str, Any]]) -> str:
-    """sha256 of the steps' canonical JSON (sorted keys, no spaces, UTF-8): what the verification block
-    records when the verifier writes an actions file (`actions.approved_yaml`), checked when one is read."""
-    canonical = json.dumps(steps, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=True)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
 def _steps_changed(document: Document, sequence: dict) -> Problem | None:
     """The verification block's sha256 against the steps as they are now (None: unchanged, or no block)."""
-    verification = sequence.get("verification")
-    if not isinstance(verification, dict):
+    verification = Verification.from_yaml(sequence.get("verification"))
+    if verification is None:
         return None  # the seed system's files carry no verification; re-verifying them is the check
-    expected = verification.get("sha256")
     try:
         actual = steps_sha256(sequence.get("steps"))
     except (TypeError, ValueError):  # values the verifier never writes (dates, ...)
         actual = None
-    if isinstance(expected, str) and expected == actual:
+    if verification.sha256 is not None and verification.sha256 == actual:
         return None
     span = document.span((ROOT, "verification", "sha256")) or document.span((ROOT, "verification")) or Span.point(1, 1)
-    return Problem(K.ACTIONS_STEPS_CHANGED, span, values={"expected": expected if isinstance(expected, str) else None, "actual": actual})
+    return Problem(K.ACTIONS_STEPS_CHANGED, span, values={"expected": verification.sha256, "actual": actual})
 
 
 def _with_problem(plan: Plan, problem: Problem) -> Plan:
@@ -156,30 +143,23 @@ def _with_problem(plan: Plan, problem: Problem) -> Plan:
 
 
 def _approved_motions(document: Document, sequence: dict) -> tuple[ApprovedMotion, ...]:
-    """Every step's `verified` block; one that is not a list of joint angles and a duration says so in `problem`."""
+    """Every step's `verified` block; one that cannot be read (`robot_sequence.VerifiedMotion`) says why in `problem`."""
     out: list[ApprovedMotion] = []
-    for index, step in enumerate(sequence.get("steps") or (), start=1):
-        if not isinstance(step, dict) or VERIFIED_KEY not in step:
+    for index, raw in enumerate(sequence.get("steps") or (), start=1):
+        if not isinstance(raw, dict) or VERIFIED_KEY not in raw:
             continue
-        block = step[VERIFIED_KEY]
+        step = ActionStep.from_yaml(raw)
         span = document.span((ROOT, "steps", index - 1, VERIFIED_KEY)) or document.span((ROOT, "steps", index - 1))
-        joints = block.get("joints_deg") if isinstance(block, dict) else None
-        duration = block.get("duration_s") if isinstance(block, dict) else None
-        if not _numbers(joints) or not _numbers([duration]):
-            out.append(ApprovedMotion(index, span, None, None, "not a mapping with joints_deg (numbers) and duration_s"))
+        if step.verified is None:
+            out.append(ApprovedMotion(index, span, None, None, step.unreadable))
             continue
-        out.append(ApprovedMotion(index, span, tuple(float(v) for v in joints), float(duration)))
+        out.append(ApprovedMotion(index, span, step.verified.joints_deg, step.verified.duration_s))
     return tuple(out)
 
 
 def _start_joints(sequence: dict) -> tuple[float, ...] | None:
-    verification = sequence.get("verification")
-    joints = verification.get("start_joints_deg") if isinstance(verification, dict) else None
-    return tuple(float(v) for v in joints) if _numbers(joints) else None
-
-
-def _numbers(values: Any) -> bool:
-    return isinstance(values, list) and bool(values) and all(_is_number(v) and math.isfinite(v) for v in values)
+    verification = Verification.from_yaml(sequence.get("verification"))
+    return verification.start_joints_deg if verification is not None else None
 
 
 class _CommandReader:

@@ -20,7 +20,7 @@ from plan_verifier.actions import approved_yaml, plan_steps
 from plan_verifier.ir import Plan, Pose, Unresolved, fmt_number
 from plan_verifier.repair.result import Edit, RepairResult
 from plan_verifier.repair.verifying import Verification
-from plan_verifier.yaml_text import dump as dump_yaml
+from plan_verifier.robot_sequence import DEFAULT_NAME, VERIFIED_KEY, RobotSequence
 
 
 def repair_actions(text: str, verification: Verification) -> RepairResult:
@@ -31,8 +31,8 @@ def repair_actions(text: str, verification: Verification) -> RepairResult:
     if plan.format == "json":
         from plan_verifier.repair.json_repair import repair_json
 
-        steps = [{k: v for k, v in s.fields.items() if k != "verified"} for s in plan.steps]
-        inner = repair_json(json.dumps({"name": plan.name or "Robot Sequence", "description": plan.description or "", "steps": steps},
+        steps = [{k: v for k, v in s.fields.items() if k != VERIFIED_KEY} for s in plan.steps]
+        inner = repair_json(json.dumps({"name": plan.name or DEFAULT_NAME, "description": plan.description or "", "steps": steps},
                                        ensure_ascii=False, indent=2), verification, yaml=False)
     else:
         from plan_verifier.repair.tdl_repair import repair_tdl
@@ -47,8 +47,7 @@ def repair_actions(text: str, verification: Verification) -> RepairResult:
                                graph_fingerprint=cell.fingerprint if cell is not None else None)
     else:
         repaired = inner.report.plan
-        out = dump_yaml({"RobotSequence": {"name": plan.name or "Robot Sequence", "description": plan.description or "",
-                                           "steps": plan_steps(repaired)}})
+        out = RobotSequence(plan.name or DEFAULT_NAME, plan.description or "", plan_steps(repaired)).to_yaml()
     return RepairResult(out, edits, inner.unrepaired, inner.report, original, inner.seconds, verification.count)
 
 

@@ -1,8 +1,8 @@
 """Re-verify recorded requests as the node would answer them today.
 
 The node's decisions are replayed in bag order with the serving core's own
-pieces: `check_request` (BAD_REQUEST), the attempt ledger (attempt numbers,
-fallback, ATTEMPTS_EXHAUSTED) and the start-state source fed with the
+pieces: `check_request` (BAD_REQUEST), the attempt ledger (attempt numbers
+counted by the node, fallback, ATTEMPTS_EXHAUSTED, ALREADY_APPROVED) and the start-state source fed with the
 recorded ~/robot_state messages. Only the verification itself is new: the
 current rules, robot spec and cell graph. Where the node started the
 execution level from the robot's joints (/joint_states, which the bag does
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from plan_verifier.actions import approved_steps
-from plan_verifier.plans.actions_plan import steps_sha256
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.graph.model import Cell
 from plan_verifier.pipeline import Verifier
 from plan_verifier.replay.answer import Answer, FindingKey, finding_key, sorted_keys
 from plan_verifier.replay.traffic import RecordedRequest, Traffic
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import RobotSpec
 from plan_verifier.serving.attempts import DEFAULT_MAX_ATTEMPTS, AttemptLedger
 from plan_verifier.serving.requests import ErrorCode, RequestError, check_request, safe_correlation_id
@@ -91,12 +91,16 @@ def replay(traffic: Traffic, setup: ReplaySetup) -> ReplayRun:
             answers.append(planned_step)
             continue
         cid = _replay_id(record)
-        if ledger.exhausted(cid):
+        closed = ledger.closed(cid)
+        if closed is not None and closed.approved:
+            answers.append(Answer(ErrorCode.ALREADY_APPROVED.name, cid, closed.attempt, sha256=closed.sha256 or None))
+            continue
+        if closed is not None:
             answers.append(Answer(ErrorCode.ATTEMPTS_EXHAUSTED.name, cid))
             continue
         result = results[planned_step]
-        attempt = ledger.preview(cid, result.approved, record.request.attempt)
-        ledger.commit(attempt)
+        attempt = ledger.preview(cid, result.approved)
+        ledger.commit(attempt, result.sha256 or "")
         answers.append(Answer(result.verdict, cid, attempt.number, attempt.fallback, result.findings, result.sha256))
     return ReplayRun(tuple(answers), len(jobs), len(distinct))
 
@@ -145,7 +149,8 @@ def _verify(job: Job) -> Verdict:
     report = _WORKER_VERIFIER.verify(job.plan, plan_format=job.plan_format, level=job.level, instruction=job.instruction,
                                      start_position=job.start_position, start_tool=job.start_tool, start_joints=job.start_joints,
                                      start_joints_source="joint_states")
-    sha = steps_sha256(approved_steps(report)) if report.approved and report.plan is not None and report.plan.parsed else None
+    written = report.approved and report.plan is not None and report.plan.parsed
+    sha = steps_sha256([step.to_yaml() for step in approved_steps(report)]) if written else None
     return Verdict(report.verdict, report.approved, sorted_keys(finding_key(f) for f in report.findings), sha)
 
 

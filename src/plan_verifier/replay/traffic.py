@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import yaml
-
 from plan_verifier.replay import interfaces as itf
 from plan_verifier.replay.answer import Answer, finding_key_from_msg, sorted_keys
 from plan_verifier.replay.bag import BagContents, BagMessage
+from plan_verifier.robot_sequence import FROM_JOINT_STATES, FormatError, RobotSequence, Verification
 from plan_verifier.serving.requests import ErrorCode, VerifyRequest, safe_correlation_id
 
 
@@ -112,30 +111,26 @@ def read_traffic(contents: BagContents) -> Traffic:
     )
 
 
-def _verification(actions_yaml: str) -> dict[str, Any]:
-    """The approved YAML's verification block ({} when there is none)."""
+def _verification(actions_yaml: str) -> Verification | None:
+    """The approved YAML's verification block (None when there is none or the YAML is not an actions file)."""
     try:
-        verification = yaml.safe_load(actions_yaml)["RobotSequence"]["verification"]
-    except (yaml.YAMLError, KeyError, TypeError):
-        return {}
-    return verification if isinstance(verification, dict) else {}
+        return RobotSequence.read(actions_yaml).verification
+    except FormatError:
+        return None
 
 
 def _fingerprint(actions_yaml: str) -> str | None:
-    value = _verification(actions_yaml).get("graph_fingerprint")
-    return str(value) if value else None
+    verification = _verification(actions_yaml)
+    return (verification.graph_fingerprint or None) if verification is not None else None
 
 
 def _robot_joints(actions_yaml: str) -> tuple[float, ...] | None:
     """The joints the node started the execution level from when they were the robot's (/joint_states): a start
     the bag's requests and robot states do not carry."""
     verification = _verification(actions_yaml)
-    joints = verification.get("start_joints_deg")
-    if verification.get("start_joints_source") != "joint_states" or not isinstance(joints, list):
+    if verification is None or verification.start_joints_source != FROM_JOINT_STATES:
         return None
-    if not joints or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in joints):
-        return None
-    return tuple(float(v) for v in joints)
+    return verification.start_joints_deg
 
 
 def _request(msg: Any, source: str) -> VerifyRequest:
@@ -226,10 +221,10 @@ def _answer_for_topic_request(request: VerifyRequest, stamp_ns: int, known_ids: 
                               approved: list[_Output], fallback: list[_Output], fallback_recorded: bool) -> Answer | None:
     raw = request.correlation_id.strip()
     cid = safe_correlation_id(request.correlation_id)
-    if raw and cid:
+    if raw and cid == raw:
         matches = lambda m: m.correlation_id == cid  # noqa: E731
-    elif raw:  # an unusable id: the node answered BAD_REQUEST with an empty id
-        matches = lambda m: m.correlation_id == ""  # noqa: E731
+    elif raw:  # an unusable id: the node answered BAD_REQUEST with it escaped and cut (before issue 18: with an empty id)
+        matches = lambda m: m.correlation_id in (cid, "")  # noqa: E731
     else:  # the node generated an id that no request used
         matches = lambda m: m.correlation_id not in known_ids  # noqa: E731
     candidates = [o for o in feedback + approved if not o.claimed and o.stamp_ns >= stamp_ns and matches(o.msg)]

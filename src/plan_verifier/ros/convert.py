@@ -59,7 +59,7 @@ def fill_response(response: Any, outcome: Outcome) -> Any:
     report = outcome.report
     response.correlation_id = outcome.correlation_id
     response.approved = outcome.approved
-    response.attempt = outcome.attempt.number if outcome.attempt else 0
+    response.attempt = outcome.attempt_number
     response.max_attempts = outcome.max_attempts
     response.retry_allowed = outcome.retry_allowed
     response.error_code = int(outcome.error_code)
@@ -74,7 +74,7 @@ def fill_response(response: Any, outcome: Outcome) -> Any:
         response.report_json = outcome.report_json
     if outcome.approved:
         response.actions_yaml = outcome.actions_yaml
-        response.sha256 = outcome.sha256
+    response.sha256 = outcome.sha256  # an approval's, or (ALREADY_APPROVED) the task's earlier one
     return response
 
 
@@ -83,7 +83,7 @@ def feedback_msg(outcome: Outcome, nanoseconds: int) -> VerificationFeedback:
     msg = VerificationFeedback(
         header=Header(stamp=stamp(nanoseconds)),
         correlation_id=outcome.correlation_id,
-        attempt=outcome.attempt.number if outcome.attempt else 0,
+        attempt=outcome.attempt_number,
         max_attempts=outcome.max_attempts,
         retry_allowed=outcome.retry_allowed,
         error_code=int(outcome.error_code),
@@ -116,9 +116,10 @@ def approved_msg(outcome: Outcome, robot: str, nanoseconds: int) -> ApprovedActi
 
 
 def diagnostics_msg(snapshot: StatsSnapshot, *, name: str, hardware_id: str, active: bool, lifecycle_state: str,
-                    graph: str, nanoseconds: int) -> DiagnosticArray:
+                    graph: str, nanoseconds: int, extra: dict[str, str] | None = None) -> DiagnosticArray:
     level, message = snapshot.level(active)
     values = {
+        **(extra or {}),
         "lifecycle_state": lifecycle_state,
         "graph": graph,
         "graph_ok": "unknown" if snapshot.graph_ok is None else str(snapshot.graph_ok).lower(),

@@ -128,9 +128,12 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
             # A state must not overtake a request the recording answered before it: the node reads the start
             # state when a verification starts, and the execution level's start (hence the approved joint
             # targets and their sha256) depends on it.
+            # The calls' service events too (request received, response sent: two per call): the new bag orders a
+            # call by when its event was recorded, and an event that arrives after the state would put it behind.
             before = _outputs_before(traffic, stamp)
-            if not recorder.wait_for(lambda: all(f.done() for f in pending) and sum(writer.counts[t] for t in before) >= sum(before.values()),
-                                     timeout):
+            events = 2 * len(pending) if node.count_publishers(topics.service_events) else 0
+            if not recorder.wait_for(lambda: all(f.done() for f in pending) and sum(writer.counts[t] for t in before) >= sum(before.values())
+                                     and writer.counts[topics.service_events] >= events, timeout):
                 result.notes.append(f"earlier requests unanswered after {timeout:g} s; sent a robot state anyway")
             if state_pub is not None:
                 msg = RobotState(header=Header(stamp=now.to_msg()), position=event.position, tool=event.tool)

@@ -4,14 +4,21 @@ Inputs besides the requests: ~/robot_state (where the robot is in the cell
 graph) and `joint_states_topic` (sensor_msgs/JointState, /joint_states): the
 latest fresh message is where the execution level starts (`serving.joint_states`).
 
-Lifecycle (as ros2/demos lifecycle_py): `configure` reads and validates the
-parameters, opens the verification service (robot spec, cell graph read once,
-audit log) and creates publishers, the service, subscriptions and the
-diagnostics timer; it FAILS with the reason logged when any of that is
-unusable. `activate` opens the request gate, `deactivate` closes it (requests
-are then answered with ERROR_NOT_ACTIVE) after the requests already admitted
-have been answered, `cleanup`/`shutdown` release everything, including the
-graph connection. With `autostart` the node configures and activates itself.
+Parameters are validated when the process starts, before any transition (a
+bad value ends it with exit status 2). Lifecycle (nav2's convention):
+`configure` reads the parameters it uses (robot, cell graph, audit log, ...:
+writable only while unconfigured, so a manager can fix them and configure
+again), opens the verification service (robot spec from `robot`, or from the
+`robot_description` topic when `robot` names it; cell
+graph read once, audit log, warmed verification workers) and creates
+publishers, the service, subscriptions and the diagnostics timer; it FAILS
+with the reason logged when any of that is unusable. `activate` opens the
+request gate. `deactivate` closes it at once (requests are then answered with
+ERROR_NOT_ACTIVE, on ~/feedback too for topic requests), waits up to
+`drain_timeout_s` for the verifications running, cancels the rest (answered
+ERROR_CANCELLED) and only then succeeds; `cleanup`/`shutdown` do the same and
+release everything, including the graph connection and the workers. With
+`autostart` the node configures and activates itself.
 
 Run: `ros2 run plan_verifier verifier_node --ros-args --params-file config/verifier.yaml`
 or `python -m plan_verifier.ros.node --ros-args ...`.
@@ -30,7 +37,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from plan_verifier_interfaces.msg import ApprovedActions, PlanRequest, RobotState, VerificationFeedback
 from plan_verifier_interfaces.srv import VerifyPlan
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType, SetParametersResult
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.callback_groups import CallbackGroup, MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
@@ -38,16 +45,19 @@ from rclpy.service_introspection import ServiceIntrospectionState
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
+from plan_verifier.report import Report
 from plan_verifier.resources import ConfigError
-from plan_verifier.robots.spec import needs_description
+from plan_verifier.robots.spec import load_robot, needs_description
 from plan_verifier.ros import convert, qos
 from plan_verifier.ros.launch_spec import NODE_NAME
 from plan_verifier.serving.joint_states import JointStateError
-from plan_verifier.serving.requests import ErrorCode, VerifyRequest
+from plan_verifier.serving.requests import ErrorCode, VerifyRequest, safe_correlation_id
 from plan_verifier.serving.service import Outcome, VerificationService
 from plan_verifier.serving.settings import PARAMETERS, SPECS, ParamSpec, Settings, SettingsError
 
 DIAGNOSTICS_NAME = "plan_verifier: verification"
+#: Parameters rclpy declares itself.
+_ROS_OWN = frozenset({"use_sim_time", "start_type_description_service"})
 _INTROSPECTION = {"metadata": ServiceIntrospectionState.METADATA, "contents": ServiceIntrospectionState.CONTENTS}
 _PARAMETER_TYPE = {str: ParameterType.PARAMETER_STRING, int: ParameterType.PARAMETER_INTEGER,
                    float: ParameterType.PARAMETER_DOUBLE, bool: ParameterType.PARAMETER_BOOL}
@@ -70,23 +80,64 @@ class _RosLogHandler(logging.Handler):
             self._logger.info(text)
 
 
+class BoundedCallbackGroup(CallbackGroup):
+    """At most `limit` callbacks of the group run at once (MutuallyExclusiveCallbackGroup is limit 1).
+
+    The requests' group: a request waiting for a verification worker blocks its
+    executor thread, so the requests may hold at most `verification_workers`
+    threads; the others stay free for lifecycle transitions, parameters,
+    diagnostics and the robot's state. Requests beyond the limit wait in the
+    service's and the subscription's queues (`request_queue_depth`).
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self._running = 0
+        self._lock = threading.Lock()
+
+    def can_execute(self, entity: Any) -> bool:
+        with self._lock:
+            return self._running < self.limit
+
+    def beginning_execution(self, entity: Any) -> bool:
+        with self._lock:
+            if self._running < self.limit:
+                self._running += 1
+                return True
+        return False
+
+    def ending_execution(self, entity: Any) -> None:
+        with self._lock:
+            self._running -= 1
+
+
 class VerifierNode(LifecycleNode):
     def __init__(self, **kwargs: Any) -> None:
+        """Declare and validate every parameter; SettingsError (the process ends with status 2) when one is invalid."""
         super().__init__(NODE_NAME, **kwargs)
         for spec in PARAMETERS:
             self.declare_parameter(spec.name, spec.default, _descriptor(spec))
+        Settings.from_values(self._parameter_values())
+        unknown = sorted(name for name in self._parameter_overrides if name not in SPECS and name not in _ROS_OWN
+                         and not name.startswith("qos_overrides."))
+        if unknown:  # a typo (max_plan_attempt) would otherwise change nothing without a word
+            self.get_logger().warning(f"the parameter file sets parameters this node does not have (ignored): {', '.join(unknown)}")
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self._service: VerificationService | None = None
         self._entities: list[tuple[str, Any]] = []
-        self._requests_group = ReentrantCallbackGroup()
         self._timer_group = MutuallyExclusiveCallbackGroup()
         self._log_handler = _RosLogHandler(self.get_logger())
         logging.getLogger("plan_verifier").addHandler(self._log_handler)
 
+    def _parameter_values(self) -> dict[str, Any]:
+        return {name: self.get_parameter(name).value for name in SPECS}
+
     # ------------------------------------------------------------------ lifecycle
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._configure_started = time.monotonic()
         try:
-            settings = Settings.from_values({name: self.get_parameter(name).value for name in SPECS})
+            settings = Settings.from_values(self._parameter_values())
             if settings.graph_source == "neo4j" and settings.cell.strip():
                 self.get_logger().info(f"graph_uri is set: the cell parameter ({settings.cell}) is not used")
             self._configure(settings)
@@ -101,19 +152,22 @@ class VerifierNode(LifecycleNode):
         return super().on_configure(state)
 
     def _configure(self, settings: Settings) -> None:
-        description = self._robot_description(settings) if needs_description(settings.robot) else None
-        service = VerificationService(settings, description)
+        urdf, srdf = self._robot_description(settings) if needs_description(settings.robot) else (None, None)
+        service = VerificationService(settings, load_robot(settings.robot, urdf_text=urdf, srdf_text=srdf))
         self._service = service
         requests_qos = qos.requests(settings.request_queue_depth)
+        self._requests_group = BoundedCallbackGroup(settings.verification_workers)
+        # Approvals and fallbacks only ever leave an active node: lifecycle publishers. Feedback is a plain publisher
+        # because it also carries the NOT_ACTIVE answers to ~/plan_requests messages that arrive while inactive.
         self._approved_pub = self.create_lifecycle_publisher(ApprovedActions, "~/approved_actions", qos.APPROVED)
-        self._feedback_pub = self.create_lifecycle_publisher(VerificationFeedback, "~/feedback", qos.FEEDBACK)
         self._fallback_pub = self.create_lifecycle_publisher(VerificationFeedback, "~/fallback", qos.FEEDBACK)
+        self._feedback_pub = self.create_publisher(VerificationFeedback, "~/feedback", qos.FEEDBACK)
         # Diagnostics are a plain publisher: they report the inactive state too.
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._entities = [
             ("lifecycle_publisher", self._approved_pub),
-            ("lifecycle_publisher", self._feedback_pub),
             ("lifecycle_publisher", self._fallback_pub),
+            ("publisher", self._feedback_pub),
             ("publisher", self._diagnostics_pub),
             ("service", self._verify_service(settings, requests_qos)),
             ("subscription", self.create_subscription(PlanRequest, "~/plan_requests", self._on_plan_request, requests_qos,
@@ -122,8 +176,19 @@ class VerifierNode(LifecycleNode):
             *self._joint_states(settings),
             ("timer", self.create_timer(settings.diagnostics_period_s, self._on_diagnostics, callback_group=self._timer_group)),
         ]
-        self.get_logger().info(f"configured: robot {service.robot.name}, graph {service.graph_description}, "
-                               f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}")
+        warm = service.warm_up
+        if warm.sample is not None:  # the first answer's message conversion (type support) is warmed here too
+            nanoseconds = self.get_clock().now().nanoseconds
+            sample = Outcome("warm-up", "service", settings.max_plan_attempts, report=Report.from_dict(warm.sample.report),
+                             feedback=warm.sample.feedback, actions_yaml=warm.sample.actions_yaml, sha256=warm.sample.sha256)
+            convert.fill_response(VerifyPlan.Response(), sample)
+            convert.feedback_msg(sample, nanoseconds)
+            convert.approved_msg(sample, service.robot.name, nanoseconds)
+        self.get_logger().info(f"configured in {time.monotonic() - self._configure_started:.1f} s: robot {service.robot.name}, "
+                               f"graph {service.graph_description}, "
+                               f"audit log {settings.audit_log_dir}, max_plan_attempts {settings.max_plan_attempts}; "
+                               f"{settings.verification_workers} verification worker(s) warmed up ({', '.join(warm.labels)}) "
+                               f"in {warm.milliseconds:.0f} ms; {service.restored_tasks} recent task(s) restored from the audit log")
 
     def _robot_description(self, settings: Settings) -> tuple[str, str | None]:
         """The URDF on `robot_description` and the SRDF on `robot_description_semantic` (relative names, transient
@@ -181,24 +246,31 @@ class VerifierNode(LifecycleNode):
 
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
         if self._service is not None and not self._service.deactivate(self._service.settings.drain_timeout_s):
-            self.get_logger().warning("deactivated while requests were still being verified (drain_timeout_s elapsed)")
+            self.get_logger().error("deactivate failed: cancelled requests could not be answered; the node stays active")
+            self._service.activate()
+            return TransitionCallbackReturn.FAILURE
         self.get_logger().info("inactive: requests are answered with ERROR_NOT_ACTIVE")
         return super().on_deactivate(state)
 
     def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
+        if not self.release("cleaned up"):
+            return TransitionCallbackReturn.FAILURE
         return super().on_cleanup(state)
 
     def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
+        if not self.release("shut down"):
+            return TransitionCallbackReturn.FAILURE
         return super().on_shutdown(state)
 
     def on_error(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
+        self.release("stopped after an error")
         return TransitionCallbackReturn.SUCCESS
 
-    def release(self) -> None:
-        """Destroy what configure created and close the graph connection and the audit log."""
+    def release(self, why: str = "shut down") -> bool:
+        """Drain and cancel the verifications (see on_deactivate), destroy what configure created and close the
+        workers, the graph connection and the audit log. False when cancelled requests could not be answered."""
+        service, self._service = self._service, None
+        drained = service.close(why=why) if service is not None else True
         entities, self._entities = self._entities, []
         for kind, entity in entities:
             if kind == "lifecycle_publisher":
@@ -211,11 +283,9 @@ class VerifierNode(LifecycleNode):
                 self.destroy_subscription(entity)
             elif kind == "timer":
                 self.destroy_timer(entity)
-        service, self._service = self._service, None
-        if service is not None:
-            service.close()
-            if self.context.ok():  # after Ctrl-C the context is gone and /rosout with it
-                self.get_logger().info("released the graph connection and the audit log")
+        if service is not None and self.context.ok():  # after Ctrl-C the context is gone and /rosout with it
+            self.get_logger().info("released the graph connection, the audit log and the verification workers")
+        return drained
 
     # ------------------------------------------------------------------ callbacks
     def _on_verify(self, request: VerifyPlan.Request, response: VerifyPlan.Response) -> VerifyPlan.Response:
@@ -234,13 +304,14 @@ class VerifierNode(LifecycleNode):
         """The service's answer; an unexpected failure is an INTERNAL error (logged), never an exception in the executor."""
         service = self._service
         nanoseconds = self.get_clock().now().nanoseconds
+        cid = safe_correlation_id(request.correlation_id)
         if service is None:  # cleaned up while the request was on its way
-            return Outcome(request.correlation_id, request.source, 0, error_code=ErrorCode.NOT_ACTIVE, error_msg="the verifier is not configured")
+            return Outcome(cid, request.source, 0, error_code=ErrorCode.NOT_ACTIVE, error_msg="the verifier is not configured")
         try:
             return service.handle(request, stamp_ns=nanoseconds, publish=lambda outcome: self._publish(outcome, service, nanoseconds))
         except Exception as exc:  # noqa: BLE001 - fail closed and keep serving
-            self.get_logger().error(f"request {request.correlation_id!r} failed: {exc.__class__.__name__}: {exc}")
-            return Outcome(request.correlation_id, request.source, service.max_attempts, error_code=ErrorCode.INTERNAL,
+            self.get_logger().error(f"request {cid!r} failed: {exc.__class__.__name__}: {exc}")
+            return Outcome(cid, request.source, service.max_attempts, error_code=ErrorCode.INTERNAL,
                            error_msg=f"internal error: {exc.__class__.__name__}")
 
     def _publish(self, outcome: Outcome, service: VerificationService, nanoseconds: int) -> None:
@@ -276,14 +347,30 @@ class VerifierNode(LifecycleNode):
         self._diagnostics_pub.publish(convert.diagnostics_msg(
             service.diagnostics(), name=DIAGNOSTICS_NAME, hardware_id=service.robot.name, active=active,
             lifecycle_state="active" if active else "inactive", graph=service.graph_description,
-            nanoseconds=self.get_clock().now().nanoseconds))
+            nanoseconds=self.get_clock().now().nanoseconds,
+            extra={"node": self.get_fully_qualified_name(), "verifying": str(service.verifying),
+                   "workers": f"{service.workers_ready}/{service.settings.verification_workers}"}))
 
     def _on_set_parameters(self, params: list[Any]) -> SetParametersResult:
+        """Refuse bad values (with the reason), and changes to what configure read unless the node is unconfigured."""
+        state = self._state_machine.current_state[1]
+        values = self._parameter_values()
         for param in params:
             spec = SPECS.get(param.name)
-            problem = spec.problem(param.value) if spec is not None else None
+            if spec is None:
+                continue  # use_sim_time and other rclpy parameters
+            problem = spec.problem(param.value)
             if problem:
                 return SetParametersResult(successful=False, reason=problem)
+            if spec.stage == "configure" and state != "unconfigured":
+                return SetParametersResult(successful=False, reason=(
+                    f"{param.name} is read at configure: it can be changed only while the node is unconfigured "
+                    f"(it is {state}; deactivate and clean up first)"))
+            values[param.name] = param.value
+        try:
+            Settings.from_values(values)
+        except SettingsError as exc:  # a combination that cannot work (executor_threads against verification_workers)
+            return SetParametersResult(successful=False, reason=str(exc))
         service = self._service
         for param in params:
             if service is None:
@@ -292,6 +379,10 @@ class VerifierNode(LifecycleNode):
                 service.level = param.value
             elif param.name == "max_plan_attempts":
                 service.max_attempts = param.value
+            elif param.name == "verify_timeout_s":
+                service.verify_timeout_s = float(param.value)
+            elif param.name == "repair_rejected":
+                service.repair_rejected = param.value
         return SetParametersResult(successful=True)
 
 
@@ -309,7 +400,7 @@ def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     try:
         node = VerifierNode()
-    except ParameterException as exc:
+    except (ParameterException, SettingsError) as exc:
         print(f"verifier_node: invalid parameter: {exc}", file=sys.stderr)
         rclpy.try_shutdown()
         return 2

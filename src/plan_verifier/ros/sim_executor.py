@@ -2,14 +2,14 @@
 
 ~/approved_actions (ApprovedActions, reliable + transient local: a late
 executor still gets the last approval) -> check the sha256 (and the robot)
--> walk the steps (`plan_verifier.execution`), waiting out each step's
+-> walk the steps (`plan_verifier.executor`), waiting out each step's
 duration on the node clock -> ~/robot_state (RobotState after every step and
 every `state_period_s`) and ~/status (ExecutionStatus). Jobs run one after
 the other in arrival order. With `use_sim_time` every wait and stamp follows
 /clock, so a simulator's clock paces the execution; `time_scale` shortens
 (or stretches) the simulated durations.
 
-Kinematics (`execution.kinematic`): steps approved with the execution level
+Kinematics (`executor.kinematic`): steps approved with the execution level
 carry their verified joint targets and durations; the job is sent as one
 trajectory_msgs/JointTrajectory on `trajectory_topic` (what a
 joint_trajectory_controller takes), then followed every `publish_period_s`
@@ -23,7 +23,7 @@ STATE_FAILED on ~/status. Between jobs the joints are republished every
 `state_period_s`. A job verified from other joints than the arm's (further
 than `max_start_offset_deg`) is refused (STATE_REJECTED): its first motion was
 never checked from here. Without `start_joints_deg` the arm starts where the
-verifier starts without the robot's joints (`execution.kinematic.verified_start`).
+verifier starts without the robot's joints (`executor.kinematic.verified_start`).
 
 Remap the topics onto the verifier's: `-r '~/approved_actions:=/plan_verifier/approved_actions'
 -r '~/robot_state:=/robot_state'` (what the verifier's launch file subscribes to; quoted, or the
@@ -57,10 +57,10 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment, Timing, check_approval, prepare_job, start_pose
-from plan_verifier.execution.kinematic import (DEVIATION_TOLERANCE_DEG, MAX_START_OFFSET_DEG, Fault, Follower, Sample, check_start,
-                                               contacts_for, job_points, sample_times, verified_start)
-from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
+from plan_verifier.executor.job import Job, JobRejected, RobotPose, Segment, Timing, check_approval, prepare_job, start_pose
+from plan_verifier.executor.kinematic import (DEVIATION_TOLERANCE_DEG, MAX_START_OFFSET_DEG, Fault, Follower, Sample, check_start,
+                                              contacts_for, job_points, sample_times, verified_start)
+from plan_verifier.executor.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, Progress, run_job
 from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.resources import ConfigError
 from plan_verifier.robots.spec import load_robot

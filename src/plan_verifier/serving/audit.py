@@ -12,6 +12,12 @@ Lines are ASCII JSON (non-ASCII escaped), so no Unicode line separator can
 split a record for readers that split on more than "\\n". Records carry the
 report and request metadata, never the plan text (only its sha256 and size)
 and never credentials.
+
+`recent_decisions` reads the newest records back (newest first, a bounded
+number of bytes from the end of the newest files), parsing only the head of
+each line where the decision is: a restarted node learns from it which
+tasks were approved or handed to the fallback, and how many attempts the
+others have used.
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 FILE_PREFIX = "verify_"
 
@@ -118,3 +126,66 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             if raw.endswith(b"\n"):
                 records.append(json.loads(raw))
     return records
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one record says about its task (see `recent_decisions`)."""
+
+    correlation_id: str
+    attempt: int | None  # counted by the node; None when the request was not verified
+    approved: bool  # approved now, or refused because it had been (its approval's attempt and sha256)
+    fallback: bool  # this rejection handed the task to the fallback, or the task was found handed over
+    sha256: str
+
+
+_CHUNK = 1 << 20
+_SHA256 = re.compile(rb',"actions_sha256":"([0-9a-f]{64})"')
+
+
+def recent_decisions(directory: Path, max_bytes: int) -> Iterator[Decision]:
+    """Decisions of the newest records first, reading at most `max_bytes` from the ends of the newest files.
+
+    Only the head of a line is parsed (every key before `error_msg`, which the
+    service writes first), so a record's report costs nothing but reading.
+    Records of older versions (without `decision`) are read from
+    `validation_result`, `fallback` and `error_code`. Unreadable lines are
+    skipped.
+    """
+    budget = max_bytes
+    for path in sorted(Path(directory).glob(f"{FILE_PREFIX}*.jsonl"), reverse=True):
+        with open(path, "rb") as handle:
+            position = handle.seek(0, os.SEEK_END)
+            tail = b""
+            while position > 0 and budget > 0:
+                size = min(_CHUNK, position, budget)
+                position -= size
+                budget -= size
+                handle.seek(position)
+                lines = (handle.read(size) + tail).split(b"\n")
+                tail = lines[0] if position > 0 else b""
+                for line in reversed(lines if position == 0 else lines[1:]):
+                    decision = _decision(line)
+                    if decision is not None:
+                        yield decision
+        if budget <= 0:
+            return
+
+
+def _decision(line: bytes) -> Decision | None:
+    end = line.find(b',"error_msg":')
+    if end < 0:
+        return None
+    try:
+        head = json.loads(line[:end] + b"}")
+        cid = head["correlation_id"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    decision = head.get("decision")
+    if decision is None:  # a record written before decisions were
+        verified = head.get("error_code") == "NONE"
+        decision = ("approved" if head.get("validation_result") == "pass" else "rejected") if verified else str(head.get("error_code", "")).lower()
+    sha = _SHA256.search(line, end)
+    approved = decision in ("approved", "already_approved")
+    return Decision(cid, head.get("attempt"), approved, bool(head.get("fallback")) or decision == "attempts_exhausted",
+                    sha.group(1).decode("ascii") if approved and sha else "")

@@ -31,6 +31,9 @@ class ErrorCode(enum.IntEnum):
     BAD_REQUEST = 2
     INTERNAL = 3
     ATTEMPTS_EXHAUSTED = 4
+    ALREADY_APPROVED = 5
+    TOO_LARGE = 6
+    CANCELLED = 7
 
 
 class RequestError(Exception):
@@ -108,9 +111,21 @@ def check_request(request: VerifyRequest) -> CheckedRequest:
 
 
 def safe_correlation_id(raw: str) -> str:
-    """The id to echo in an answer to a request that failed validation (empty when unusable)."""
+    """The id to echo in any answer: a usable id as it is (stripped), an unusable one escaped and cut.
+
+    A refused id is still echoed so that the client can match the error to its
+    request: every character that is not printable, and U+FFFD (what rosidl
+    puts for bytes that are not UTF-8), is written as a Python escape
+    (`\\n`, `\\x07`, `\\ufffd`), and the result is cut to
+    MAX_CORRELATION_ID_CHARS. The echo is one line of printable text, safe
+    for logs and the audit record; a client finds its request by applying the
+    same function to the id it sent.
+    """
     value = raw.strip()
-    return "" if _correlation_id_problem(value) else value
+    if not _correlation_id_problem(value):
+        return value
+    escaped = "".join(c if c.isprintable() and c != REPLACEMENT_CHAR else c.encode("unicode_escape").decode("ascii") for c in value)
+    return escaped[:MAX_CORRELATION_ID_CHARS]
 
 
 def _correlation_id_problem(value: str) -> str | None:

@@ -1,11 +1,23 @@
-"""The node's parameters: one table with type, default, description, mutability and check.
+"""The node's parameters: one table with type, default, description, when each is read, and its check.
 
-The ROS node declares exactly these parameters (with these descriptions, as
-read-only where a live change makes no sense) and `config/verifier.yaml` sets
-exactly these keys; a test holds the three together. Values are validated
-twice: each on its own when it is set (the node rejects a bad dynamic
-change), and all together at configure (`Settings.from_values`), so a bad
-parameter file fails the configure transition with a message naming the key.
+The ROS node declares exactly these parameters (with these descriptions) and
+`config/verifier.yaml` sets exactly these keys; a test holds the three
+together. Each parameter is read at one stage (`ParamSpec.stage`), which
+decides when it may be changed (the nav2 convention):
+
+* `start`: read once when the process starts (`autostart`, `executor_threads`);
+  declared read-only;
+* `configure`: read by the configure transition (the robot, the cell graph,
+  the audit log, ...); writable only while the node is unconfigured, so a
+  lifecycle manager can fix a wrong value, configure again, and the value
+  shown is always the one in force;
+* `live`: read by every request (`level`, `max_plan_attempts`,
+  `verify_timeout_s`, `repair_rejected`); writable at any time.
+
+Every value is validated when the process starts, before any transition
+(`Settings.from_values`: a bad parameter file stops the process with exit
+status 2 and a message naming the key), and again whenever one is set (the
+node refuses a bad change with the reason).
 """
 
 from __future__ import annotations
@@ -19,16 +31,25 @@ from plan_verifier.pipeline import LEVELS, PROFILES
 Check = Callable[[Any], "str | None"]
 
 
+#: When a parameter is read (and so when it may change); see the module documentation.
+STAGES = ("start", "configure", "live")
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     name: str
     default: Any  # its Python type is the parameter type (str, int, float, bool)
     description: str
-    read_only: bool = True
+    stage: str = "configure"
     constraints: str = ""
     check: Check | None = None
     #: (min, max) for numeric parameters, declared as the ROS range too.
     bounds: tuple[float, float] | None = None
+
+    @property
+    def read_only(self) -> bool:
+        """Declared read-only in ROS: only the parameters read when the process starts."""
+        return self.stage == "start"
 
     def problem(self, value: Any) -> str | None:
         """Why `value` is not acceptable, or None."""
@@ -47,6 +68,13 @@ def _one_of(name: str, allowed: tuple[str, ...]) -> Check:
         return None if value in allowed else f"{name} must be one of {', '.join(allowed)}, not {value!r}"
 
     return check
+
+
+def _fingerprint(value: str) -> str | None:
+    text = value.strip()
+    if not text or (len(text) == 64 and all(c in "0123456789abcdef" for c in text)):
+        return None
+    return f"graph_fingerprint must be empty or a cell fingerprint (64 lowercase hexadecimal digits), not {value!r}"
 
 
 def _non_empty(name: str) -> Check:
@@ -72,13 +100,16 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("graph_database", "", "Database (graph) name for graph_uri; empty = the server's default."),
     ParamSpec("graph_timeout_s", 5.0, "Timeout of one graph round trip; a slower graph counts as unavailable (R-GRF-000).",
               bounds=(0.1, 120.0)),
-    ParamSpec("level", "STANDARD", "Default check level for requests that do not name one.", read_only=False,
+    ParamSpec("graph_fingerprint", "", "The cell the graph must hold: its fingerprint (sha256 of the cell's content, as "
+              "`plan-verify graph load` prints it); empty = any cell. A graph that answers without positions, or with another "
+              "cell, is unavailable (R-GRF-000, reason tool_output_invalid), never a source of plan findings.", check=_fingerprint),
+    ParamSpec("level", "STANDARD", "Default check level for requests that do not name one.", stage="live",
               constraints="BASIC | STANDARD | FULL", check=_one_of("level", LEVELS)),
     ParamSpec("profile", "default", "Rule profile: strict requires a DEFINE section and approves only PASS.",
               constraints="default | strict", check=_one_of("profile", PROFILES)),
     ParamSpec("max_plan_attempts", 3, "Attempts per correlation id; the rejection that uses up the last one fires ~/fallback (seed 003).",
-              read_only=False, bounds=(1, 100)),
-    ParamSpec("autostart", False, "Configure and activate on start (for use without a lifecycle manager)."),
+              stage="live", bounds=(1, 100)),
+    ParamSpec("autostart", False, "Configure and activate on start (for use without a lifecycle manager).", stage="start"),
     ParamSpec("audit_log_dir", "logs/verification", "Directory of the audit log verify_YYYYMMDD.jsonl (one fsync'ed JSON line per answered request).",
               check=_non_empty("audit_log_dir")),
     ParamSpec("actions_output_path", "actions.yaml", "Where the latest approved YAML is written (atomically); empty = do not write a file."),
@@ -98,11 +129,22 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("diagnostics_period_s", 1.0, "Period of the /diagnostics status.", bounds=(0.1, 60.0)),
     ParamSpec("request_queue_depth", 100, "Queue depth of the ~/verify service and the ~/plan_requests subscription.",
               bounds=(1, 10_000)),
-    ParamSpec("executor_threads", 4, "Threads of the multi-threaded executor (requests are verified concurrently).",
-              bounds=(1, 64)),
+    ParamSpec("executor_threads", 4, "Threads of the multi-threaded executor; requests use at most verification_workers of "
+              "them, so lifecycle transitions, parameters and diagnostics are always served.", stage="start", bounds=(2, 64)),
+    ParamSpec("verification_workers", 2, "Worker processes that verify plans, each with its own verifier warmed at configure; "
+              "this many plans are verified at once, each beside the executor, so a long verification never holds up "
+              "other requests, transitions or diagnostics.", bounds=(1, 32)),
+    ParamSpec("verify_timeout_s", 30.0, "Time budget of one verification: a plan not verified within it is answered "
+              "ERROR_TOO_LARGE (too large to verify in time; not approved, no attempt spent) and its worker is replaced.",
+              stage="live", bounds=(0.1, 3600.0)),
+    ParamSpec("repair_rejected", True, "Repair each rejected plan (contract §8: plan-verify repair, every candidate verified by "
+              "the same pipeline) and put the repair in the answer's report_json as \"repair\" for the planner's next attempt; "
+              "the node never runs a repaired plan. Up to 400 steps, at most 10 s and half of what is left of verify_timeout_s.",
+              stage="live"),
     ParamSpec("max_tracked_tasks", 10_000, "How many correlation ids the attempt counter remembers (least recently used are forgotten).",
               bounds=(1, 10_000_000)),
-    ParamSpec("drain_timeout_s", 10.0, "On deactivate, how long to wait for requests already being verified to be answered.",
+    ParamSpec("drain_timeout_s", 10.0, "On deactivate, cleanup and shutdown, how long to wait for the verifications already "
+              "running; those still running then are stopped and answered ERROR_CANCELLED before the transition succeeds.",
               bounds=(0.0, 600.0)),
     ParamSpec("semantic_grader", "rule_check", "Grader of the semantic stage (level FULL, requests with an instruction): rule_check "
               "(deterministic, no model) or llm (rule_check plus an OpenAI-compatible model at llm_url, which can only add findings).",
@@ -132,6 +174,7 @@ class Settings:
     graph_user: str
     graph_database: str
     graph_timeout_s: float
+    graph_fingerprint: str
     level: str
     profile: str
     max_plan_attempts: int
@@ -146,6 +189,9 @@ class Settings:
     diagnostics_period_s: float
     request_queue_depth: int
     executor_threads: int
+    verification_workers: int
+    verify_timeout_s: float
+    repair_rejected: bool
     max_tracked_tasks: int
     drain_timeout_s: float
     semantic_grader: str
@@ -169,6 +215,10 @@ class Settings:
             if problem:
                 problems.append(problem)
             merged[spec.name] = float(value) if isinstance(spec.default, float) and isinstance(value, int) else value
+        if not problems and merged["executor_threads"] <= merged["verification_workers"]:
+            problems.append(f"executor_threads ({merged['executor_threads']}) must be more than verification_workers "
+                            f"({merged['verification_workers']}): one thread stays free for lifecycle transitions, parameters "
+                            "and diagnostics")
         if problems:
             raise SettingsError("; ".join(problems))
         return cls(**merged)

@@ -11,11 +11,11 @@ import yaml
 
 from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.actions import approved_yaml
-from plan_verifier.execution.job import JobRejected, RobotPose, Timing, prepare_job, start_pose
-from plan_verifier.execution.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
+from plan_verifier.executor.job import JobRejected, RobotPose, Timing, prepare_job, start_pose
+from plan_verifier.executor.runner import ABORTED, FINISHED, STARTED, SUCCEEDED, run_job
 from plan_verifier.graph.open import open_graph
 from plan_verifier.pipeline import Verifier
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import load_robot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,7 +135,7 @@ def test_run_job_reports_every_step_and_stops_when_the_wait_is_interrupted():
 def test_a_step_whose_target_was_never_evaluated_is_never_run():
     """An approval from before issue 14 could carry `{expression: ...}` for a target nobody computed: the executor refuses it."""
     from plan_verifier import yaml_text
-    from plan_verifier.plans.actions_plan import steps_sha256
+    from plan_verifier.robot_sequence import steps_sha256
 
     text, _ = approval((ROOT / "examples" / "pick_and_place.tdl").read_text())
     document = yaml.safe_load(text)

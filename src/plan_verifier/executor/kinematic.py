@@ -1,6 +1,6 @@
 """The kinematic side of a simulated execution: the job's joint trajectory, followed and checked.
 
-A job (`execution.job`) whose steps carry the verifier's `verified` blocks is
+A job (`executor.job`) whose steps carry the verifier's `verified` blocks is
 a time-parameterised joint trajectory: each motion step runs from where the
 arm is through its `via` points to its joint target in its verified
 duration, every other step holds the arm still for its own duration.
@@ -36,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from plan_verifier.collision.scene import Scene
-from plan_verifier.execution.job import Job, JobRejected, RobotPose, Segment
+from plan_verifier.executor.job import Job, JobRejected, RobotPose, Segment
 from plan_verifier.graph.model import Cell
 from plan_verifier.kinematics.arm import NoKinematicsError, arm_for
 from plan_verifier.kinematics.bodies import body_set

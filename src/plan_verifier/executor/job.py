@@ -1,7 +1,7 @@
 """An approved plan as a simulated executor runs it: steps with durations and the state after each.
 
 The input is what the node publishes on ~/approved_actions: the approved YAML
-and the sha256 of its steps. A job is only built when the steps still hash
+(read as a `robot_sequence.RobotSequence`) and the sha256 of its steps. A job is only built when the steps still hash
 to that sha256 (and, given a robot, when the approval names that robot); a
 robot never runs steps the verifier did not approve.
 
@@ -16,7 +16,7 @@ the `Timing` default, and each segment says how its duration was found.
 Steps approved with the execution level carry a `verified` block (the joint
 target the verifier chose, the motion's duration, the configurations on the
 way; `motion.verified`): its duration is the step's, and its points are the
-step's joint trajectory (`Segment.points`), which `execution.kinematic`
+step's joint trajectory (`Segment.points`), which `executor.kinematic`
 follows and checks. The estimates above are only for files without it.
 
 State: seed 003's simulation rules. A move to a cell position puts the robot
@@ -36,12 +36,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-import yaml
-
-from plan_verifier.actions import verify_actions_text
+from plan_verifier.actions import check_sequence
 from plan_verifier.graph.model import NO_TOOL, TOOL_ATTACH, TOOL_RELEASE, Cell
 from plan_verifier.kinematics.chain import flange_position
-from plan_verifier.plans.actions_plan import VERIFIED_KEY
+from plan_verifier.robot_sequence import ActionStep, FormatError, RobotSequence
 from plan_verifier.robots.spec import RobotSpec
 
 _JOINT_MOVES = frozenset({"MoveJoint", "AMoveJoint"})
@@ -113,22 +111,24 @@ def prepare_job(actions_yaml: str, *, sha256: str, correlation_id: str, start: R
     """The timed steps of an approval; JobRejected when its steps are not the approved ones or it is for another robot."""
     sequence = check_approval(actions_yaml, sha256=sha256, robot=robot)
     walker = _Walker(cell, robot, timing, start)
-    segments = tuple(walker.step(i, step) for i, step in enumerate(sequence["steps"], 1))
-    verification = sequence.get("verification") or {}
-    approved_for = str(verification.get("robot") or "")
-    start = _values(verification.get("start_joints_deg"))
-    return Job(correlation_id, sha256, approved_for, str(sequence.get("name") or ""), segments, start)
+    segments = tuple(walker.step(i, step) for i, step in enumerate(sequence.steps, 1))
+    verification = sequence.verification
+    return Job(correlation_id, sha256, (verification.robot if verification is not None else None) or "", sequence.name or "", segments,
+               verification.start_joints_deg if verification is not None else None)
 
 
-def check_approval(actions_yaml: str, *, sha256: str, robot: RobotSpec | None = None) -> Mapping[str, Any]:
+def check_approval(actions_yaml: str, *, sha256: str, robot: RobotSpec | None = None) -> RobotSequence:
     """The approved RobotSequence, once its steps hash to `sha256` and it names this robot; else JobRejected."""
-    check = verify_actions_text(actions_yaml, source="the approved YAML")
+    try:
+        sequence = RobotSequence.read(actions_yaml, source="the approved YAML")
+    except FormatError as exc:
+        raise JobRejected(str(exc)) from None
+    check = check_sequence(sequence)
     if not check:
         raise JobRejected(check.reason)
     if check.expected != sha256:
         raise JobRejected(f"the message's sha256 {sha256[:12]}… is not the one in the approved YAML ({str(check.expected)[:12]}…)")
-    sequence = yaml.safe_load(actions_yaml)["RobotSequence"]
-    approved_for = str((sequence.get("verification") or {}).get("robot") or "")
+    approved_for = (sequence.verification.robot if sequence.verification is not None else None) or ""
     if robot is not None and approved_for and approved_for != robot.name:
         raise JobRejected(f"approved for robot {approved_for}, this executor runs {robot.name}")
     return sequence
@@ -138,29 +138,26 @@ class _Walker:
     def __init__(self, cell: Cell | None, robot: RobotSpec | None, timing: Timing, start: RobotPose) -> None:
         self.cell, self.robot, self.timing, self.state = cell, robot, timing, start
 
-    def step(self, index: int, step: Any) -> Segment:
-        if not isinstance(step, Mapping):
-            raise JobRejected(f"step {index} is not a mapping")
-        if "command" in step:
-            name, duration, how = self._command(step)
+    def step(self, index: int, action: ActionStep) -> Segment:
+        step = action.fields
+        if action.command is not None:
+            name, duration, how = self._command(action)
         elif step.get("action") == "move":
             name, duration, how = self._move(step)
         elif step.get("action") == "routine":
             name, duration, how = self._routine(step)
         else:
             name, duration, how = str(step.get("name") or step.get("action") or f"step {index}"), self.timing.command_s, "default command time"
-        verified = _verified(step.get(VERIFIED_KEY))
-        if verified is None:
+        if not action.has_verified:
             return Segment(index, name, duration, self.state, how)
-        duration, points = verified
+        duration, points = _verified(action)
         self.state = replace(self.state, joints=points[-1][1])
-        return Segment(index, name, duration, self.state, "verified joint trajectory", points, self._tool(step))
+        return Segment(index, name, duration, self.state, "verified joint trajectory", points, self._tool(action))
 
-    def _tool(self, step: Mapping[str, Any]) -> int | str | None:
+    def _tool(self, action: ActionStep) -> int | str | None:
         """The tool during a verified motion: the TDL step's tool number (0 without one), else the cell tool held."""
-        if "command" in step:
-            args = step.get("args") if isinstance(step.get("args"), Mapping) else {}
-            tool = args.get("tool", 0)
+        if action.command is not None:
+            tool = action.args.get("tool", 0)
             return int(tool) if isinstance(tool, (int, float)) and not isinstance(tool, bool) and float(tool).is_integer() else None
         return self.state.tool if self.state.tool != NO_TOOL else None
 
@@ -192,11 +189,10 @@ class _Walker:
         return str(step.get("name") or routine), stabilize, how
 
     # ------------------------------------------------------------------ TDL commands
-    def _command(self, step: Mapping[str, Any]) -> tuple[str, float, str]:
-        command = str(step["command"])
-        args = step.get("args") if isinstance(step.get("args"), Mapping) else {}
+    def _command(self, action: ActionStep) -> tuple[str, float, str]:
+        command, args, step = str(action.command), action.args, action.fields
         unevaluated = next((name for name, value in args.items() if _expression(value)), None)
-        if unevaluated is not None and VERIFIED_KEY not in step:  # approved before issue 14: nobody checked where it goes
+        if unevaluated is not None and not action.has_verified:  # approved before issue 14: nobody checked where it goes
             raise JobRejected(f"{command} step's {unevaluated} is an expression the verifier could not evaluate "
                               f"({_expression(args[unevaluated])!r}): it was never checked, re-verify the plan with numbers")
         target = _target_pose(args)
@@ -233,20 +229,13 @@ class _Walker:
         return distance / speed, f"{distance:.1f} mm at {speed:g} mm/s"
 
 
-def _verified(block: Any) -> tuple[float, tuple[tuple[float, tuple[float, ...]], ...]] | None:
-    """(duration, points) of a step's `verified` block; None without one. The sha256 check has vouched for its content,
-    so a block that cannot be read is an error of the writer: JobRejected."""
-    if block is None:
-        return None
-    try:
-        duration = float(block["duration_s"])
-        target = tuple(float(v) for v in block["joints_deg"])
-        via = [(float(p["t_s"]), tuple(float(v) for v in p["joints_deg"])) for p in block.get("via") or ()]
-    except (TypeError, KeyError, ValueError, AttributeError) as exc:
-        raise JobRejected(f"unreadable verified block: {exc.__class__.__name__}: {exc}") from None
-    if not math.isfinite(duration) or duration < 0 or not all(math.isfinite(v) for v in target):
-        raise JobRejected("unreadable verified block: durations and joints must be finite")
-    return duration, (*via, (duration, target))
+def _verified(action: ActionStep) -> tuple[float, tuple[tuple[float, tuple[float, ...]], ...]]:
+    """(duration, points) of a step's `verified` block. The sha256 check has vouched for its content, so a block that
+    cannot be read is an error of the writer: JobRejected."""
+    verified = action.verified
+    if verified is None:
+        raise JobRejected(f"unreadable verified block: {action.unreadable}")
+    return verified.duration_s, (*((p.t_s, p.joints_deg) for p in verified.via), (verified.duration_s, verified.joints_deg))
 
 
 def _cell_point(cell: Cell | None, name: str) -> tuple[float, float, float] | None:

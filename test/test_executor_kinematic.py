@@ -9,12 +9,12 @@ import pytest
 import yaml
 
 from plan_verifier.actions import approved_yaml
-from plan_verifier.execution.job import JobRejected, prepare_job, start_pose
-from plan_verifier.execution.kinematic import Contacts, Fault, Follower, commanded_at, job_points, sample_times, start_offset
+from plan_verifier.executor.job import JobRejected, prepare_job, start_pose
+from plan_verifier.executor.kinematic import Contacts, Fault, Follower, commanded_at, job_points, sample_times, start_offset
 from plan_verifier.graph.open import open_graph
 from plan_verifier.motion.verified import step_motions
 from plan_verifier.pipeline import Verifier
-from plan_verifier.plans.actions_plan import steps_sha256
+from plan_verifier.robot_sequence import steps_sha256
 from plan_verifier.robots.spec import load_robot
 
 CELL = open_graph(cell="weld_cell").snapshot()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from plan_verifier.execution.job import Job, RobotPose, Segment
+from plan_verifier.executor.job import Job, RobotPose, Segment
 
 STARTED, FINISHED, SUCCEEDED, ABORTED = "started", "finished", "succeeded", "aborted"
 
