@@ -25,8 +25,11 @@ from plan_verifier.kinematics.rigid import rotation_angle
 from plan_verifier.motion.program import Motion, motion_program
 from plan_verifier.pipeline import Verifier
 from plan_verifier.repair import Verification, repair_plan
+from plan_verifier.findings import Severity
 from plan_verifier.repair.model import MotionModel
+from plan_verifier.repair.result import NOT_REPAIRABLE
 from plan_verifier.repair.task import task_difference, task_events
+from plan_verifier.repair.verifying import screening_verifier
 from plan_verifier.robots.spec import load_robot
 
 CASES = {case.id: case.values for case in WHY}
@@ -64,15 +67,49 @@ def test_the_through_base_line_and_the_fixture_come_back_repaired_and_verified(c
         assert edit.fixes and edit.why
 
 
+def test_candidates_are_screened_without_only_the_rules_that_never_reject_and_the_answer_is_the_full_pipelines() -> None:
+    """Fail closed: the screen drops only rules that cannot emit CRITICAL (semantic rules stay; under the strict
+    profile, where a warning rejects, nothing is dropped), and the repaired plan's report is the whole pipeline's."""
+    check = verifier()
+    screen = screening_verifier(check)
+    dropped = set(check.rule_types) - set(screen.rule_types)
+    assert dropped and set(screen.rule_types) <= set(check.rule_types)
+    assert all(Severity.CRITICAL not in rule.severities() for rule in dropped)
+    assert "R-KIN-010" in {rule.id for rule in dropped}  # the costly one: the plan run again from other start branches
+    strict = Verifier("ur10e", profile="strict")
+    assert screening_verifier(strict) is strict
+    cell, unsafe = CASES["fixture_between_two_safe_points"][0], CASES["fixture_between_two_safe_points"][1]
+    check = verifier(cell)
+    result = repair_plan(unsafe, Verification(check))
+    assert result.verified and result.edits
+    full = check.verify(result.text)
+    assert "R-KIN-010" in {f.rule_id for f in full.findings}  # a warning the screen does not look for: in the answer
+    assert [(f.rule_id, f.severity, f.message) for f in result.report.findings] == \
+        [(f.rule_id, f.severity, f.message) for f in full.findings]
+    assert (result.report.verdict, result.report.score) == (full.verdict, full.score)  # the score counts every rule run
+
+
 @pytest.mark.parametrize(("case", "rule"), [("1150_mm_out_tool_pointing_back", "R-KIN-001"),
                                             ("tool_pointing_up_wrist_under_the_table", "R-COL-001")])
 def test_the_unreachable_orientation_and_the_tool_up_place_are_not_repairable(case: str, rule: str) -> None:
     cell, unsafe = CASES[case][0], CASES[case][1]
     result = repair_plan(unsafe, Verification(verifier(cell)))
     assert not result.verified and result.text == unsafe and not result.edits
+    full = verifier(cell).verify(unsafe)  # unchanged: the answer is the whole pipeline's report of the input
+    assert [(f.rule_id, f.message) for f in result.report.findings] == [(f.rule_id, f.message) for f in full.findings]
+    assert [(f.rule_id, f.message) for f in result.original.findings] == [(f.rule_id, f.message) for f in full.findings]
     (item,) = [u for u in result.unrepaired if u.rule_id == rule]
-    assert "never moves a target" in item.why
+    assert "never moves a target" in item.why and item.kind == NOT_REPAIRABLE
     assert item.alternative and "closest orientation" in item.alternative  # the nearest reachable alternative
+
+
+def test_a_start_the_robot_cannot_be_standing_in_is_not_repairable() -> None:
+    """The UR3e cannot reach the assembly cell's Home: a problem of the cell, reported as such, never a motion change."""
+    spec = load_robot("ur3e")
+    result = repair_plan(target_only_program(spec, 0).text, Verification(Verifier(spec, graph=open_graph(cell="assembly_cell"))))
+    assert not result.verified
+    (start,) = [u for u in result.unrepaired if u.rule_id == "R-KIN-009"]
+    assert start.kind == NOT_REPAIRABLE and "start" in start.why
 
 
 def test_the_nearest_orientation_offered_is_reachable_and_clear() -> None:

@@ -86,6 +86,12 @@ class Verifier:
         self._chosen = [cls for cls in rules if not cls.reports_crashes] if rules is not None else None
         self._lock = threading.Lock()
 
+    @property
+    def rule_types(self) -> tuple[type[Rule], ...]:
+        """The rules this verifier can run, in stage order (every stage's family loads; the rule that reports crashes
+        always runs besides)."""
+        return tuple(type(rule) for category in _STAGE_ORDER for rule in self._stage(category))
+
     # ------------------------------------------------------------------ public
     def verify(
         self,

@@ -27,8 +27,8 @@ from plan_verifier.graph.repair import repair_plan as graph_repair
 from plan_verifier.graph.simulate import SimState
 from plan_verifier.ir import fmt_number
 from plan_verifier.report import Report
-from plan_verifier.repair.result import Edit, RepairResult, Unrepaired
-from plan_verifier.repair.rule_sets import COLLISION, PATH, STEP_FIELDS
+from plan_verifier.repair.result import GAVE_UP, Edit, RepairResult, Unrepaired
+from plan_verifier.repair.rule_sets import COLLISION, PATH, STEP_FIELDS, why_not
 from plan_verifier.repair.task import task_difference, task_events
 from plan_verifier.repair.verifying import Verification, blocking, semantic_verdict
 from plan_verifier.yaml_text import dump as dump_yaml, load as load_yaml
@@ -94,8 +94,12 @@ def repair_json(text: str, verification: Verification, *, yaml: bool | None = No
         edits.append(edit)
     unrepaired = []
     for f in blocking(current):
-        why, alternative = reasons.get((f.rule_id, f.step), (_why_not(f), f.suggestion))
-        unrepaired.append(Unrepaired(f.rule_id, f.span.line if f.span else None, f.step, why, alternative, {"message": f.message}))
+        if (f.rule_id, f.step) in reasons:
+            (why, alternative), kind = reasons[(f.rule_id, f.step)], GAVE_UP
+        else:
+            (why, kind), alternative = why_not(f), f.suggestion
+        unrepaired.append(Unrepaired(f.rule_id, f.span.line if f.span else None, f.step, why, alternative, {"message": f.message},
+                                     kind))
     return RepairResult(writer.text(steps) if edits else text, tuple(edits), tuple(unrepaired), current, original,
                         time.perf_counter() - t0, verification.count)
 
@@ -203,12 +207,6 @@ def _line(report: Report, step: int | None) -> int | None:
 def _step_number(change: str) -> int | None:
     found = re.match(r"Step (\d+):", change)
     return int(found.group(1)) if found else None
-
-
-def _why_not(finding) -> str:
-    from plan_verifier.repair.tdl_strategies import Strategies
-
-    return Strategies.why_not(finding)
 
 
 def _load(text: str, yaml: bool) -> Any:

@@ -37,9 +37,17 @@ class Edit:
         return out
 
 
+#: `Unrepaired.kind`: no motion change can remove the finding (the target, the cell, the start, anything that is not a
+#: motion, or a motion that starts where such a finding leaves the arm) ...
+NOT_REPAIRABLE = "not_repairable"
+#: ... or one might, but the repair found none within its candidates (`why` lists what it tried).
+GAVE_UP = "gave_up"
+
+
 @dataclass(frozen=True)
 class Unrepaired:
-    """A finding no motion change can remove: why, and the nearest thing the planner could ask for instead."""
+    """A finding the repair did not remove: why, whether a motion change could (`kind`), and the nearest thing the planner
+    could ask for instead."""
 
     rule_id: str
     line: int | None
@@ -47,10 +55,11 @@ class Unrepaired:
     why: str
     alternative: str | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
+    kind: str = NOT_REPAIRABLE
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule_id": self.rule_id, "line": self.line, "step": self.step, "why": self.why,
-                               "alternative": self.alternative}
+                               "alternative": self.alternative, "kind": self.kind}
         if self.evidence:
             out["evidence"] = self.evidence
         return out
@@ -63,7 +72,10 @@ class RepairResult:
     text: str
     edits: tuple[Edit, ...]
     unrepaired: tuple[Unrepaired, ...]
+    #: The repaired plan's report, always the whole pipeline's (`verified` is its approval).
     report: Report
+    #: The input's report: for a TDL program the repair changed, the screen's (`verifying.Verification.screen`: the
+    #: same rejecting findings, no warnings of the rules that never reject); else the whole pipeline's.
     original: Report
     #: Seconds spent, and how many candidate plans the pipeline verified on the way.
     seconds: float = 0.0

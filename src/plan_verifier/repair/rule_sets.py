@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plan_verifier.findings import Finding
+from plan_verifier.repair.result import GAVE_UP, NOT_REPAIRABLE
 from plan_verifier.rules.col.r_col_001 import RCol001
 from plan_verifier.rules.col.r_col_002 import RCol002
 from plan_verifier.rules.col.r_col_003 import RCol003
@@ -13,6 +15,7 @@ from plan_verifier.rules.kin.r_kin_004 import RKin004
 from plan_verifier.rules.kin.r_kin_005 import RKin005
 from plan_verifier.rules.kin.r_kin_006 import RKin006
 from plan_verifier.rules.kin.r_kin_007 import RKin007
+from plan_verifier.rules.kin.r_kin_009 import RKin009
 from plan_verifier.rules.saf.r_saf_001 import RSaf001
 from plan_verifier.rules.saf.r_saf_002 import RSaf002
 from plan_verifier.rules.saf.r_saf_003 import RSaf003
@@ -43,9 +46,19 @@ WHY_NOT = (
     ("R-DOM", "a finding about the program's structure, not its motions"),
     (RKin000.id, "the execution level could not simulate the motions: nothing to repair them against"),
     (RKin006.id, "the motion names a tool the robot spec does not define: only the program's author knows which tool it means"),
+    (RKin009.id, "the start the verifier assumes is a configuration the robot cannot be standing in: a problem of the cell's "
+                 "start position or the given start joints, not of the plan's motions"),
     (RKin007.id, "an approved-actions file whose joint targets no longer match: verify the plan it came from again"),
     (RSaf008.id, "the payload is above the robot's rating: no motion change carries it"),
     ("R-SAF", "a target or setting outside the robot's limits: a repair never moves a target"),
     (RKin001.id, "the target has no inverse-kinematics solution in its orientation: a repair never moves a target"),
     (RKin002.id, "every solution of the target is outside the joint limits: a repair never moves a target"),
 )
+
+
+def why_not(finding: Finding) -> tuple[str, str]:
+    """Why a finding is no motion problem (`NOT_REPAIRABLE`), or that the repair found nothing for it (`GAVE_UP`)."""
+    for prefix, why in WHY_NOT:
+        if finding.rule_id.startswith(prefix):
+            return why, NOT_REPAIRABLE
+    return "no motion change the repair tried removed it", GAVE_UP

@@ -38,7 +38,8 @@ from plan_verifier.report import Report
 from plan_verifier.repair.alternatives import clear_solutions, describe, nearest_alternatives
 from plan_verifier.repair.model import MotionModel, Mount
 from plan_verifier.repair.planner import Budget, PlannerUnavailable, plan_path
-from plan_verifier.repair.rule_sets import CLAMPED, COLLISION, JOINT_SPEED, PATH, SPEED, TARGET, WHY_NOT
+from plan_verifier.repair.result import NOT_REPAIRABLE
+from plan_verifier.repair.rule_sets import CLAMPED, COLLISION, JOINT_SPEED, PATH, SPEED, TARGET, why_not
 from plan_verifier.repair.task import EVENT_KINDS, SPEED_SETTINGS
 from plan_verifier.repair.tdl_text import Key, Rendered, StatementChange, TdlProgram, Via
 
@@ -53,12 +54,22 @@ _JOINT_OF = {"MoveLinear": "MoveJoint", "AMoveLinear": "AMoveJoint"}
 
 
 class UnrepairableError(Exception):
-    """No motion change can remove this finding: why, and the nearest alternative the planner could ask for."""
+    """No motion change can remove this finding: why, and the nearest alternative the planner could ask for.
 
-    def __init__(self, why: str, alternative: str | None = None):
+    `stranded`: the motion's target has no configuration clear of the floor, the obstacles and the robot itself, so
+    the arm cannot be where the motion ends, nor where the next one starts. `kind`: `Unrepaired.kind`."""
+
+    def __init__(self, why: str, alternative: str | None = None, *, stranded: bool = False, kind: str = NOT_REPAIRABLE):
         super().__init__(why)
         self.why = why
         self.alternative = alternative
+        self.stranded = stranded
+        self.kind = kind
+
+
+def unrepairable(finding: Finding, alternative: str | None = None) -> UnrepairableError:
+    why, kind = why_not(finding)
+    return UnrepairableError(why, alternative, kind=kind)
 
 
 @dataclass(frozen=True)
@@ -123,13 +134,6 @@ class Strategies:
         #: Whether a change set is kept when verified (set by the loop for the finding at hand).
         self.probe: Callable[[list[StatementChange]], bool] | None = None
 
-    @staticmethod
-    def why_not(finding: Finding) -> str:
-        for prefix, why in WHY_NOT:
-            if finding.rule_id.startswith(prefix):
-                return why
-        return "no motion change the repair tried removed it"
-
     # ------------------------------------------------------------------ dispatch
 
     def for_finding(self, target: Located, changes: dict[Key, StatementChange], report: Report,
@@ -137,14 +141,14 @@ class Strategies:
         """Candidate change sets for one finding, smallest first (raises UnrepairableError up front)."""
         rule = target.finding.rule_id
         if target.key is None:
-            raise UnrepairableError(self.why_not(target.finding))
+            raise unrepairable(target.finding)
         if rule in CLAMPED:
             return iter([self.clamp(target)])
         if self.ctx.model is None:
-            raise UnrepairableError(self.why_not(target.finding))
+            raise unrepairable(target.finding)
         state = self.motion_state(target.key, report, rendered)
         if rule in TARGET:
-            raise UnrepairableError(self.why_not(target.finding), self.alternative(state))
+            raise unrepairable(target.finding, self.alternative(state))
         if rule == JOINT_SPEED:
             return self.slower(target, state)
         if rule in PATH | COLLISION:
@@ -153,9 +157,9 @@ class Strategies:
             if state.pose is not None and not len(clear_solutions(self.ctx.model, state.pose, state.mount)):
                 raise UnrepairableError(f"every solution of {state.motion.target.label} within the joint limits puts the robot into "
                                         "the floor, an obstacle or itself: no motion change can reach it, and a repair never "
-                                        "moves a target", self.alternative(state))
+                                        "moves a target", self.alternative(state), stranded=True)
             return self.motion_candidates(target, state, changes, report, rendered)
-        raise UnrepairableError(self.why_not(target.finding))
+        raise unrepairable(target.finding)
 
     def cheapest(self, target: Located) -> list[StatementChange] | None:
         """The one-token change for a finding, when it has one: a speed clamped, a transit line made a joint move (a joint
@@ -182,7 +186,7 @@ class Strategies:
         value = step.number(param) if param else None
         low, high = finding.evidence.get("min"), finding.evidence.get("max")
         if param is None or value is None or low is None or high is None:
-            raise UnrepairableError(self.why_not(finding))
+            raise unrepairable(finding)
         new = min(max(value, float(low)), float(high))
         return ([StatementChange(target.key, numbers=((param, new),), fixes=(finding.rule_id,),
                                  why=(f"{param} {value:g} clamped into the allowed range [{low:g}, {high:g}]",))],
