@@ -20,7 +20,7 @@ SPOTS = {
     "tray": (430, 260, 70), "pallet": (700, -250, 100), "operator": (480, 480, 280), "a": (420, -150, 90),
     "b": (420, 150, 90), "c": (520, 0, 90), "conveyor": (780, -380, 180), "fixture": (620, -60, 140),
     "blue cube": (560, -250, 40), "red cube": (500, -200, 40), "shelf": (720, 380, 200),
-    "camera": (640, 60, 320),
+    "camera": (640, 60, 320), "feeder": (460, -320, 90), "conveyor 1": (780, -380, 180), "conveyor 2": (740, 200, 160),
 }
 STYLES = ("define_named", "named_inline", "positional_assign", "korean_comments", "camel_case")
 #: Styles whose names say nothing an instruction could be compared with.
@@ -29,7 +29,8 @@ OPAQUE_STYLES = ("opaque", "unusual")
 _KO = {"red cube": "빨간 큐브", "blue cube": "파란 큐브", "green cube": "초록 큐브", "table": "테이블", "bin 1": "1번 통",
        "bin 2": "2번 통", "bin 3": "3번 통", "tray": "트레이", "pallet": "팔레트", "operator": "작업자", "glass": "유리컵",
        "a": "A 위치", "b": "B 위치", "c": "C 위치", "box": "상자", "conveyor": "컨베이어", "red block": "빨간 블록",
-       "blue block": "파란 블록", "fixture": "지그", "shelf": "선반", "bolt": "볼트", "wrench": "렌치", "camera": "카메라"}
+       "blue block": "파란 블록", "fixture": "지그", "shelf": "선반", "bolt": "볼트", "wrench": "렌치", "camera": "카메라",
+       "brass fitting": "황동 피팅", "feeder": "피더", "conveyor 1": "1번 컨베이어", "conveyor 2": "2번 컨베이어"}
 
 
 @dataclass(frozen=True)

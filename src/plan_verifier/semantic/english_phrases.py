@@ -137,8 +137,10 @@ class Phrases:
                 break
             if tokens and self._action(i) is not None and self._is_head(i):
                 break
-            if tokens and participle(tok) and low not in self.v.en_objects and i + 1 < end and self._preposition(i + 1, end):
-                break  # "the gear sitting on table A", "the box located in bin 2": a reduced relative clause
+            if tokens and participle(tok) and low not in self.v.en_objects and i + 1 < end and self._preposition(i + 1, end) \
+                    and (low in self.v.constructions.where_it_is or not is_noun(low)):
+                break  # "the gear sitting on table A", "the box located in bin 2": a reduced relative clause; "the brass
+                # fitting from the feeder", "the bearing in bin 1": an -ing noun is the thing itself
             tokens.append(tok)
             i += 1
             if low in self.v.en_pronouns and len(tokens) == 1 and low not in ("that", "this", "these", "those"):
