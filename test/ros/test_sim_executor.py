@@ -25,6 +25,7 @@ from trajectory_msgs.msg import JointTrajectory
 from plan_verifier.actions import approved_yaml
 from plan_verifier.graph.open import open_graph
 from plan_verifier.pipeline import Verifier
+from plan_verifier.ros.sim_executor import STATUS_QOS
 from plan_verifier.serving.audit import read_records
 
 pytestmark = pytest.mark.ros
@@ -233,9 +234,9 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         assert len(joints.messages) > 20  # every publish_period_s of the job, not only the targets
         assert clean.stop() == 0, clean.log()
 
-        # Each executor below gets the latched approval as soon as it starts: its status is subscribed to first, so that
-        # the subscription is there before the job's first status (a volatile topic keeps nothing for late readers).
-        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
+        # Each executor below gets the latched approval as soon as it starts, so its job may be over before this side's
+        # subscription is matched: the status topic is transient local, and a subscription asking for that gets it all.
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status", STATUS_QOS)
         faulty = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "state_period_s:=0.0",
                            "fault_joint:=2", "fault_offset_deg:=3.0", "fault_after_s:=0.5")
         assert status.wait_matched(), faulty.log()
@@ -245,7 +246,7 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
         assert faulty.stop() == 0, faulty.log()
 
         # An arm somewhere else than the approval was verified from: refused by default (max_start_offset_deg 0.5).
-        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status", STATUS_QOS)
         elsewhere = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0",
                               "start_joints_deg:=0,-90,90,-90,-90,0")
         assert status.wait_matched(), elsewhere.log()
@@ -255,7 +256,7 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
 
         # The shoulder 30° low, the deviation check out of the way: the reached configurations hit the Welder's stand.
         verified_start = ",".join(map(str, yaml.safe_load(approval.actions_yaml)["RobotSequence"]["verification"]["start_joints_deg"]))
-        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status", STATUS_QOS)
         crash = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0", "fault_joint:=2",
                           "fault_offset_deg:=30.0", "fault_after_s:=0.5", "deviation_tolerance_deg:=180.0",
                           f"start_joints_deg:={verified_start}", "max_start_offset_deg:=0.01")

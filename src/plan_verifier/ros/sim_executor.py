@@ -69,7 +69,10 @@ from plan_verifier.ros import qos
 NODE_NAME = "sim_executor"
 #: Reliable, so that no step of the robot state is lost on the way to a reliable subscriber; the verifier's is best effort.
 STATE_QOS = QoSProfile(depth=10, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
-STATUS_QOS = QoSProfile(depth=100, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+#: Transient local, as a ROS 2 action's status topic: a monitor that subscribes after a job started (or ended: a latched
+#: approval starts the job as the executor starts) still gets its last statuses; a volatile subscriber still matches.
+STATUS_QOS = QoSProfile(depth=100, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
+                        durability=DurabilityPolicy.TRANSIENT_LOCAL)
 #: (name, default, description, lower bound) of the numeric parameters.
 _NUMBERS = (
     ("time_scale", 1.0, "Simulated durations are multiplied by this (0.01 runs a job 100 times faster; 0 = no waiting).", 0.0),
