@@ -4,7 +4,7 @@ Keeping signatures as data means a new vendor command is a YAML edit, and the
 same table drives argument binding (R-SYN-006/007/011), the analyses (which
 commands move the robot) and `plan-verify rules`. The file is validated
 (pydantic) when it changes; the validated table is kept as JSON in the
-per-user cache (`resources.cache_file`, keyed by the file and this module, as
+per-user cache (`resources.derived`, keyed by the file and this module, as
 the TDL grammar's tables are), so a `plan-verify` start reads that instead
 of parsing the YAML again.
 """
@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import difflib
 import functools
-import hashlib
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from plan_verifier import yaml_text
-from plan_verifier.resources import cache_file, load_cached, store_cached
+from plan_verifier.resources import derived
 
 ParamType = Literal["pose", "pose_list", "number", "value", "symbol", "condition", "any"]
 _REQUIRED = object()
@@ -81,12 +79,7 @@ class CommandSpec:
 @functools.cache
 def catalogue() -> dict[str, CommandSpec]:
     text = resources.files("plan_verifier.data").joinpath("commands.yaml").read_text(encoding="utf-8")
-    key = hashlib.sha256(text.encode("utf-8") + Path(__file__).read_bytes()).hexdigest()[:24]
-    path = cache_file(f"commands-{key}.json")
-    table = load_cached(path)
-    if table is None:
-        table = _validated(text)
-        store_cached(path, table)
+    table = derived("commands", text, __file__, _validated)
     return {name: CommandSpec(name, kind, tuple(Param(*p) for p in params), motion, is_async, returns)
             for name, (kind, params, motion, is_async, returns) in table.items()}
 

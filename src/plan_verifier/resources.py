@@ -7,10 +7,12 @@ repository's own directory. `PLAN_VERIFIER_CONFIG_DIR` overrides both.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
 
 class ConfigError(Exception):
@@ -103,3 +105,15 @@ def store_cached(path: Path | None, document: object) -> None:
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
+
+
+def derived(name: str, source: str, deriver: str, derive: Callable[[str], object]) -> object:
+    """`derive(source)` as a JSON document, kept in the per-user cache under `name` and a key of the source and of the
+    deriving module's file `deriver` (a change to either derives it again), so a process start reads it instead."""
+    key = hashlib.sha256(source.encode("utf-8") + Path(deriver).read_bytes()).hexdigest()[:24]
+    path = cache_file(f"{name}-{key}.json")
+    document = load_cached(path)
+    if document is None:
+        document = derive(source)
+        store_cached(path, document)
+    return document

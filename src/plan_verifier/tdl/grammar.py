@@ -27,13 +27,11 @@ them never imports lark (compiling and deriving costs ~45 ms of every
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 
-from plan_verifier.resources import cache_file, load_cached, store_cached
+from plan_verifier.resources import derived
 
 #: Symbol id of the end of input in `Grammar.table`.
 END = "$END"
@@ -103,12 +101,7 @@ def _without_captures(regex: str) -> str:
 def grammar() -> Grammar:
     """The reader's tables for `tdl.lark` (derived once per grammar, loaded once per process)."""
     text = resources.files("plan_verifier.tdl").joinpath("tdl.lark").read_text(encoding="utf-8")
-    key = hashlib.sha256(text.encode("utf-8") + Path(__file__).read_bytes()).hexdigest()[:24]
-    path = cache_file(f"tdl-tables-{key}.json")
-    tables = load_cached(path)
-    if tables is None:
-        tables = _derive(text)
-        store_cached(path, tables)
+    tables = derived("tdl-tables", text, __file__, _derive)
     return _load(tables)
 
 
