@@ -123,7 +123,6 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
             _sleep_until(started + (stamp - first) / 1e9)
         elif isinstance(event, RecordedRequest):
             _sleep_until(started + result.sent / rate)
-        now = node.get_clock().now()
         if isinstance(event, RobotStateSample):
             # A state must not overtake a request the recording answered before it: the node reads the start
             # state when a verification starts, and the execution level's start (hence the approved joint
@@ -136,6 +135,7 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
                                      and writer.counts[topics.service_events] >= events, timeout):
                 result.notes.append(f"earlier requests unanswered after {timeout:g} s; sent a robot state anyway")
             if state_pub is not None:
+                now = node.get_clock().now()  # after the wait: the new bag must order the state behind those answers
                 msg = RobotState(header=Header(stamp=now.to_msg()), position=event.position, tool=event.tool)
                 state_pub.publish(msg)
                 writer.write_raw(traffic.contents.robot_state_topic, now.nanoseconds, serialize_message(msg))
@@ -154,7 +154,7 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
         else:
             msg = PlanRequest(**fields)
             requests_pub.publish(msg)
-            writer.write_raw(topics.plan_requests, now.nanoseconds, serialize_message(msg))
+            writer.write_raw(topics.plan_requests, node.get_clock().now().nanoseconds, serialize_message(msg))
         result.sent += 1
     expected = _expected_outputs(traffic)
     if not recorder.wait_for(lambda: all(f.done() for f in pending) and all(writer.counts[t] >= n for t, n in expected.items()), timeout):
