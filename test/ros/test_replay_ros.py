@@ -177,15 +177,20 @@ def test_a_tighter_velocity_limit_changes_exactly_the_fast_programs(recording, t
     assert changed == sorted(["pick", generated]) and len(generated) == 32
 
 
-def test_live_replay_reproduces_the_recorded_outputs(ros, recording, tmp_path):  # noqa: F811
-    """A fresh node under the recorded name gets the recorded requests and answers them message for message."""
+@pytest.mark.parametrize("pacing", [(), ("--rate", "50")], ids=["recorded-pacing", "rate"])
+def test_live_replay_reproduces_the_recorded_outputs(ros, recording, tmp_path, pacing):  # noqa: F811
+    """A fresh node under the recorded name gets the recorded requests and answers them message for message.
+
+    At a fixed rate a robot state is sent as soon as the requests before it are answered, so the new bag
+    must stamp it after those answers (it once took the stamp before waiting, and the offline replay of the
+    new bag then verified an earlier request from the later state)."""
     first = recording["node"]
     node = NodeProcess(tmp_path / "node", INTROSPECTION)
     node.namespace, node.fqn, node.robot_state_topic = first.namespace, first.fqn, first.robot_state_topic
     node.start()
     try:
         bring_up(ros, node)
-        done = plan_verify("replay", "--live", str(recording["bag"]), "--output", str(tmp_path / "live"), "--storage", "mcap")
+        done = plan_verify("replay", "--live", str(recording["bag"]), "--output", str(tmp_path / "live"), "--storage", "mcap", *pacing)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "message for message" in done.stdout and "note:" not in done.stdout
         offline = plan_verify("replay", str(tmp_path / "live"), "--cell", "weld_cell")

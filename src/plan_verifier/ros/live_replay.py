@@ -2,7 +2,8 @@
 
 Robot states and requests go out in bag order at their recorded pacing (or
 at `rate` requests per second, each robot state right after the request
-before it): ~/plan_requests messages are published, VerifyPlan calls are
+before it and the request after a state no sooner than recorded, since the
+node sees the two on separate channels): ~/plan_requests messages are published, VerifyPlan calls are
 called. Like the planner that made the recording, a request waits until the
 requests before it with the same correlation id have been answered, so the
 node numbers attempts as it did then; and a robot state waits until the
@@ -117,12 +118,16 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
     futures: dict[str, list[Future]] = {}
     pending: list[Future] = []
     started = time.monotonic()
+    last_state: tuple[int, float] | None = None  # (recorded stamp, when sent) of the latest robot state
     recorder.recording.set()
     for stamp, _, event in timeline:
         if rate is None:
             _sleep_until(started + (stamp - first) / 1e9)
         elif isinstance(event, RecordedRequest):
-            _sleep_until(started + result.sent / rate)
+            # The state topic and the requests are separate channels with no order between them: a request keeps
+            # at least the recorded time after the state before it, or it could reach the node first.
+            after_state = last_state[1] + (stamp - last_state[0]) / 1e9 if last_state else 0.0
+            _sleep_until(max(started + result.sent / rate, after_state))
         if isinstance(event, RobotStateSample):
             # A state must not overtake a request the recording answered before it: the node reads the start
             # state when a verification starts, and the execution level's start (hence the approved joint
@@ -140,6 +145,7 @@ def _send(traffic: Traffic, node: Any, writer: BagWriter, recorder: BagRecorder,
                 state_pub.publish(msg)
                 writer.write_raw(traffic.contents.robot_state_topic, now.nanoseconds, serialize_message(msg))
                 result.states += 1
+            last_state = (stamp, time.monotonic())
             continue
         cid = safe_correlation_id(event.request.correlation_id)
         if cid and not _wait_answered(recorder, futures.get(cid, []), cid, needed[event.index], timeout):
