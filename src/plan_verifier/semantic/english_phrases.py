@@ -229,6 +229,12 @@ class Phrases:
     def _is_person(self, np: _NounPhrase) -> bool:
         return np.head is not None and self.v.en_places.get(np.head.noun) == "operator"
 
+    def _bare_recipient(self, np: _NounPhrase) -> bool:
+        """A noun phrase that may be the first of two after a verb of giving ("give the grower the pot"): English puts
+        the recipient first; a known object or place noun there is rather a compound the chunker split."""
+        return np.head is not None and not np.labels and np.head.noun not in self.v.en_objects and \
+            np.head.noun not in self.v.en_places and np.head.noun not in self.v.en_generic and np.head.low not in self.v.en_pronouns
+
     def _names_place(self, np: _NounPhrase) -> bool:
         return bool(np.labels or np.coords) or (np.head is not None and self.v.en_places.get(np.head.noun) not in (None,))
 

@@ -120,6 +120,13 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
+        tail = _sequel(item)
+        if tail is not None:
+            # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
+            head = item[:tail].rstrip(" ,.")
+            clauses.extend(_routes(head, read_clauses) or ())
+            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
+            continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
             things = tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
@@ -128,6 +135,23 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                 continue
         clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
     return tuple(clauses) or None
+
+
+def _sequel(item: str) -> int | None:
+    """Where a route written with arrows is followed by a sentence of its own that an order word opens (", then screw it
+    down", ". 그 다음 …"): the offset of that sentence, None when the item is all route."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    arrows = [item.find(a) for a in v.constructions.arrows if a in item]
+    if not arrows:
+        return None
+    words = sorted(v.en_sequence | v.ko_sequence, key=len, reverse=True)
+    pattern = r"[,.]\s*(?:and\s+|그리고\s+)?(?=(?:" + "|".join(re.escape(w) for w in words) + r")(?:\s|,|$))"
+    for m in re.finditer(pattern, item, flags=re.IGNORECASE):
+        if m.start() > min(arrows):
+            return m.end()
+    return None
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:

@@ -29,7 +29,8 @@ _COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 _COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
 _AUX_PLACE = frozenset({"놓", "두", "넣"})
-_PLACE_STEMS = frozenset({"내리", "올리", "가지", "갖", "가져다", "내려", "옮기", "갖다"})
+#: Stems that -어 놓다/-어 두다 turn into setting the thing down somewhere: 내려놓다, 옮겨 두다, 돌려놓다 (put back).
+_PLACE_STEMS = frozenset({"내리", "올리", "가지", "갖", "가져다", "내려", "옮기", "갖다", "돌리"})
 _ORDER_NOUNS = {"다음": "sequence", "후": "sequence", "뒤": "sequence", "이후": "sequence", "전": "before-lead"}
 #: The robot itself: "로봇을 홈으로 이동시켜" moves no object.
 _SELF = frozenset({"로봇", "팔", "로봇팔", "robot", "arm", "그리퍼", "집게"})
@@ -484,6 +485,8 @@ class _Reader:
                     state = True
                 elif aux in _AUX_PLACE and stem in _PLACE_STEMS:
                     action = "place"
+                elif aux in ("놓", "두") and action == "pick":
+                    action = "place"  # "빼 놔", "꺼내 둬": take it out and leave it (where the 에 place says)
                 elif aux in ("오", "가") and stem in ("가지", "갖"):
                     action = "transfer"
                 elif aux in ("말", "않"):
@@ -682,7 +685,8 @@ class _Reader:
         words = [w for w, _ in self._words(phrase)]
         return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
                                                        for w in words) \
-            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None
+            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None \
+            and words[-1] not in self.v.ko_objects  # "용접기 말고": a known tool, not a place because of its 기
 
     def _object(self, phrase: _Phrase) -> ObjectRef:
         v = self.v
@@ -781,6 +785,9 @@ class _Reader:
                       and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
         classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
+        known = [k for k, c in enumerate(classes) if c not in (None, "position")]
+        if not kind and known and any(_suffix_kind(w) for w in nouns[known[-1] + 1:]):
+            kind = "position"  # "트레이 포팅기", "트레이 발아실 1단": the head is last, a place of no known kind; the tray modifies it
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
         kind = kind or (_suffix_kind(nouns[-1]) if nouns else None)
         if kind is None and nouns:
@@ -797,8 +804,9 @@ class _Reader:
 #: Object nouns that keep their meaning at the end of any compound ("약병", "페트병", "종이컵", "알루미늄캔").
 _OBJECT_SUFFIXES = frozenset({"병", "컵", "캔"})
 #: Suffixes that make a place of a noun of three syllables or more: 조리대, 세척대, 냉각대 (a stand, bench or rack), 재단기,
-#: 세척기 (a machine). Which kind of stand or machine the suffix does not say, so the place is named, but vague.
-_PLACE_SUFFIXES = frozenset({"대", "기"})
+#: 세척기 (a machine), 발아실, 검사실 (a room). Which kind of stand, machine or room the suffix does not say, so the place is
+#: named, but vague.
+_PLACE_SUFFIXES = frozenset({"대", "기", "실"})
 
 
 def _suffix_kind(word: str) -> str | None:

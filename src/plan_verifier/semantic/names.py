@@ -311,8 +311,8 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
         span = set(hits)
         first = min(hits)
         k = first - 1
-        while k >= 0 and tokens[k][2] == "word" and not _is_place_word(tokens[k][0]):
-            span.add(k)  # `p_cyl_cell_...`: a modifier before the object noun
+        while k >= 0 and tokens[k][2] in ("word", "side") and not _is_place_word(tokens[k][0]):
+            span.add(k)  # `p_cyl_cell_...`, `p_left_lens_...`: a modifier before the object noun (a side too: the left lens)
             k -= 1
         return span | {k for k in range(first, max(hits) + 1) if tokens[k][2] == "word"}
     if carried:
