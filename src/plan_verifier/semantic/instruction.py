@@ -188,7 +188,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
-        if clause.negated and _leaves_taken(clause, pending, last_object):
+        if clause.negated and (_leaves_taken(clause, pending, last_object) or _leaves_elsewhere(clause, clauses)):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
         if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
             pending[-1] = (replace(pending[-1][0], stays=True), pending[-1][1])  # "…, and leave it there": it goes no further
@@ -295,6 +295,29 @@ def _leaves_taken(clause: Clause, pending: list[tuple[Task, str | None]], last: 
     if not (taken.action == "pick" or taken.carries and taken.destination is None):
         return False
     return all(o.pronoun or _same(o, taken.obj) for o in clause.objects)
+
+
+def _leaves_elsewhere(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
+    """"Leave the gasket on the conveyor. It's in the washer basket right now.": a verb of leaving with a place, about a
+    thing that the instruction says is somewhere else, can only mean to put it there — it cannot stay where it is not."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if not clause.verb.isascii() or verb_lemma(clause.verb.lower()) not in vocabulary().constructions.leave_at:
+        return False
+    here = next((p for role, p in clause.places if role in ("goal", "location") and p.key != "there"), None)
+    things = [o for o in clause.objects if not o.pronoun and o.noun]
+    if here is None or len(things) != 1:
+        return False
+    position = clauses.index(clause)
+    for k, other in enumerate(clauses):
+        if k == position or not other.fact:
+            continue
+        where = next((p for role, p in other.places if role in ("location", "source")), None)
+        about = [o for o in other.objects if o.pronoun and k == position + 1 or _same(o, things[0])]
+        if where is not None and about and where.key != here.key and where.key != "there":
+            return True
+    return False
 
 
 def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]]) -> list[str]:

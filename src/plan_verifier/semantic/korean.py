@@ -632,6 +632,9 @@ class _Reader:
                 action = "return_home"
             elif before.action in ("move_to", "transfer", "place", "insert"):
                 action = before.action
+            elif (before.action in WORK or before.action == "pick") and before.objects and not cur.objects and \
+                    any(role == "goal" for role, _ in cur.places):
+                action = "transfer"  # "DVD 케이스 RFID 찍고 4번 분류함으로": the thing just shown or taken, on to there
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
                 any(role in ("goal", "source") for role, _ in cur.places):
             action = "transfer"  # "빨간색 블록 A에서 B로": the verb left out, the roles say it all
