@@ -500,6 +500,10 @@ class _Sentence(Constructions):
                 elif action == "handover" and not objects and self._noun_phrase(j, end)[0] is not None and (
                         self._is_person(np) or self._bare_recipient(np)):
                     places.append(("recipient", self._place(np)))  # "give the operator the gear": to whom, then what
+                elif not objects and verb_tok.verb in self.v.constructions.fills and self._names_place(np) and \
+                        np.head is not None and np.head.noun not in self.v.en_objects:
+                    places.append(("goal", self._place(np)))  # "load the centrifuge": where things go, not a thing
+                    last_role = "goal"
                 elif np.head is None or np.head.low not in _SELF and np.head.noun not in _NOT_OBJECTS:
                     obj = self._object(np)
                     if not (obj.pronoun and objects):  # "take the wrench ... and lay it ...": "it" is the wrench again
