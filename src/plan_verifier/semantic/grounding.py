@@ -26,7 +26,7 @@ from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects
-from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
+from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -508,6 +508,14 @@ def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset
     if same:
         # a name that says one place and a comment that says another: the program contradicts itself there
         contradicted = any(n.source != m.source for m in same for n, _ in strong)
+        if (want.label or want.side) and not any(n.place.label or n.place.side for n in same) and strong:
+            # "slot 2 of the rack" against `FgRackSlot1_Release`: the rack matches only by its word, the slot is another
+            # one — the designator the instruction gives is what the program contradicts
+            clash = [(n, r) for n, r in strong if r.kind == OTHER_DESIGNATOR and kind_of(want) and kind_of(n.place) == kind_of(want)]
+            if clash:
+                best = _best([n for n, _ in clash])
+                return Comparison(OTHER_DESIGNATOR, best, next(r for n, r in clash if n is best).detail)
+            contradicted = True
         return Comparison(SAME, same[0], contradicted=contradicted)
     if strong:
         best = _best([n for n, _ in strong])

@@ -220,7 +220,7 @@ def word_groups(name: str) -> tuple[tuple[str, ...], ...]:
     when every part is one lower-case word."""
     parts = [p for p in re.split(r"[_\W]+", name) if p]
     groups = tuple(tuple(_CAMEL.findall(p)) for p in parts)
-    if all(len(g) == 1 for g in groups):
+    if all(len(g) == 1 or len(g) == 2 and g[0].islower() and g[1].isdigit() for g in groups):  # `rack1` is one word too
         return (tuple(w for g in groups for w in g),)  # snake case: one run of words, no grouping to rely on
     return tuple(g for g in groups if g)
 

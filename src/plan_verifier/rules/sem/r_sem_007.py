@@ -118,11 +118,15 @@ def _fully_read(g) -> bool:
 
 
 def _said_in_passing(obj, g) -> bool:
-    """Is the thing named in a sentence the reader took for context ("Load the centrifuge: the vial from rack B goes in
-    after …")? Then the instruction talks about it, and moving it may be what that sentence asks: no ground to reject."""
+    """Is the thing named, with a place, in a sentence the reader took for context ("Load the centrifuge: the vial from
+    rack B goes in after …")? Then the instruction may ask to move it there: no ground to reject. ("The blue cube stays
+    where it is" names no place: moving the cube is still nothing anybody asked for.)"""
     import re
 
     from plan_verifier.semantic.matching import overlaps
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
 
     words = tuple(w for w in (obj.words or ((obj.noun,) if obj.noun else ())) if w)
     if not words:
@@ -131,7 +135,9 @@ def _said_in_passing(obj, g) -> bool:
     for c in g.instruction.clauses:
         if c.fact or c.action is None:
             said_words = tuple(w.lower() for w in re.findall(r"\w+", text[c.start:c.end]))
-            if overlaps(words, said_words):
+            placed = any(v.en_places.get(w, "position") != "position" or any(k in w for k in v.ko_places if len(k) > 1)
+                         for w in said_words)
+            if placed and overlaps(words, said_words):
                 return True
     return False
 
