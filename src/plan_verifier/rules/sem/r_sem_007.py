@@ -128,7 +128,7 @@ def _said_in_passing(obj, g) -> bool:
 
     v = vocabulary()
 
-    words = tuple(w for w in (obj.words or ((obj.noun,) if obj.noun else ())) if w)
+    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "") if w))
     if not words:
         return False
     text = g.instruction.text
