@@ -129,12 +129,29 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
-            things = tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+            things = tuple(o for o, _ in objects) or _headline_thing(item) or (ObjectRef("", None, pronoun=True),)
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
         clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
     return tuple(clauses) or None
+
+
+def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
+    """"Caliper: incoming pallet → LH press fixture": what stands before the colon of a route is the thing carried, any
+    noun the vocabulary may not know; () when there is no such heading or it is no plain noun phrase."""
+    from plan_verifier.semantic.language import noun_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    head, colon, _ = item.partition(":")
+    words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
+    if not colon or not words or len(words) > 4 or any(w.lower() in vocabulary().en_actions for w in words):
+        return ()
+    v = vocabulary()
+    last = words[-1]
+    noun = noun_lemma(last.lower()) if last.isascii() else last
+    noun = v.en_objects.get(noun) or v.ko_objects.get(noun) or noun
+    return (ObjectRef(head.strip(), noun, words=tuple(w.lower() for w in words if w.lower() not in v.en_sides and w not in v.ko_sides)),)
 
 
 def _sequel(item: str) -> int | None:
