@@ -137,6 +137,17 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
     return tuple(clauses) or None
 
 
+def _refinement(fragment: str) -> PlaceRef | None:
+    """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
+    from plan_verifier.semantic.names import _route_end
+
+    objects, places = _route_end(fragment.strip().rstrip(".!"))
+    if objects or len(places) != 1:
+        return None
+    place = places[0][1]
+    return place if (place.label or place.side) and place.kind not in (None, "position") else None
+
+
 def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
     """"Caliper: incoming pallet → LH press fixture": what stands before the colon of a route is the thing carried, any
     noun the vocabulary may not know; () when there is no such heading or it is no plain noun phrase."""
@@ -184,11 +195,22 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     ordered = False
     last_object: ObjectRef | None = None
     ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
+    refined: list[PlaceRef] = []  # destinations a later place fragment made more precise (still read)
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
+        if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].destination is not None:
+            part = _refinement(text[clause.start:clause.end])
+            if part is not None:
+                # "… into the gift box? Right-hand pocket.": a place fragment after a transfer says which part of its
+                # destination
+                task, order = pending[-1]
+                whole = task.destination
+                refined.append(whole)
+                pending[-1] = (replace(task, destination=replace(part, text=f"{whole.text}, {part.text}", words=part.words + whole.words)), order)
+                continue
         if clause.fact:
             for obj in clause.objects:
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
@@ -259,7 +281,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
-    unread.extend(_unplaced(text, clauses, pending))
+    unread.extend(_unplaced(text, clauses, pending, refined))
     tasks = _merge_pick_and_put(pending)
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
@@ -337,10 +359,10 @@ def _leaves_elsewhere(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
     return False
 
 
-def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]]) -> list[str]:
+def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]], refined: list[PlaceRef] = ()) -> list[str]:
     """Requests to carry something whose place the reader found but could not give a role: a silent pass would hide
     that the destination was never compared, so they are reported as unread."""
-    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None}
+    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None} | {id(p) for p in refined}
     out = []
     for clause in clauses:
         if clause.fact or clause.negated or clause.action not in CARRYING | {"pick"}:
