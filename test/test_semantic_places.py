@@ -50,6 +50,9 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
     ("판자를 2번 슬롯에 넣어 줘.", "Plank_Bin3_Place", ("판자",), OTHER_KIND),
     ("판자를 세척대로 옮겨 줘.", "Plank_WashStand_Place", ("판자",), UNCOMPARABLE),               # Korean the vocabulary cannot read
+    ("Move the parcel to the repair cart.", "p_parcel_cart_b_place", ("parcel",), UNCOMPARABLE),  # which cart "repair" means
+    ("Move the parcel to the cart.", "p_parcel_cart_b_place", ("parcel",), SAME),                # any cart: cart B is one
+    ("Move the parcel to cart A.", "p_parcel_cart_b_place", ("parcel",), OTHER_DESIGNATOR),      # `cart_b`: a letter label
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)
@@ -176,3 +179,15 @@ def test_a_numbered_word_in_a_snake_case_name_belongs_to_the_place_before_it() -
     said = "Hang the apron on coat rack 2."
     wrong = program([Cycle("apron", "dish pit", "coat rack 1", pick=_SAW, place=_BENCH)], "positional_assign")
     assert "R-SEM-003" in _critical(wrong, said)
+
+
+def test_the_carried_things_words_in_a_comment_are_no_words_of_the_place() -> None:
+    # "예약 도서 2번 분류함 위로 이송": the reserved book, then bin 2 — "예약" (reserved) does not make it the reserved-books shelf
+    from plan_verifier.semantic.activity import Named
+    from plan_verifier.semantic.grounding import _without_carried
+    from plan_verifier.semantic.names import text_evidence
+
+    [(_, place)] = text_evidence("예약 도서 2번 분류함 위로 이송")[1]
+    named = _without_carried(Named("예약 도서 2번 분류함 위로 이송", "comment", 9, None, place=place), ("예약", "도서"))
+    assert "예약" not in named.place.words and named.place.kind == "bin"
+    assert relate(_destination("예약 도서는 예약 선반 2번 칸에 꽂아 주세요."), named.place).kind == OTHER_KIND

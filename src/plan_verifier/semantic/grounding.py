@@ -308,10 +308,21 @@ def spot_places(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
     if not carried:
         return spot.places
     if not spot.names:
-        return tuple(n for n in spot.places if not _names_carried(n, carried))
+        return tuple(_without_carried(n, carried) for n in spot.places if not _names_carried(n, carried))
     again = identifier_places(spot.names, spot.posed, carried)
-    rest = [n for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
+    rest = [_without_carried(n, carried) for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
     return tuple(again) + tuple(rest)
+
+
+def _without_carried(named: Named, carried: tuple[str, ...]) -> Named:
+    """A comment's place with the words of the carried thing written before it set apart ("예약 도서 2번 분류함 위로 이송":
+    the reserved book, then bin 2 — "예약" is no word of the bin's name)."""
+    place = named.place
+    if place is None or len(place.words) < 2:
+        return named
+    head = place.words[-1]
+    kept = tuple(w for w in place.words[:-1] if not overlaps((w,), carried)) + (head,)
+    return named if kept == place.words else replace(named, place=replace(place, words=kept))
 
 
 def spot_objects(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:

@@ -289,8 +289,9 @@ def _tokens(name: str) -> list[tuple[str, int, str]]:
                 role = "structural"  # `P3`, `J3`: points numbered in the order written, no name of a place
             elif raw.isdigit():
                 role = "label"
-            elif len(raw) == 1 and (raw.isupper() and raw not in "XYZ" or low in "lr" and prev is not None and prev[2] == "word"):
-                role = "label"  # `Table_B`, `jig_L`, `modfix_r`
+            elif len(raw) == 1 and (raw.isupper() and raw not in "XYZ" or low in "lr" and prev is not None and prev[2] == "word"
+                                    or low in "abcdefgh" and prev is not None and prev[2] == "word" and _kind_word(prev[0])):
+                role = "label"  # `Table_B`, `jig_L`, `modfix_r`, `cart_a`
             elif low in v.en_sides:
                 role = "side"
             elif low == "home":
