@@ -40,6 +40,8 @@ HEAD_BEFORE = frozenset({"and", "then", "or", "to", "you", "please", "can", "cou
                           "robot", "again", "immediately", "secondly", "thirdly", "firstly", "subsequently", "try", "carefully",
                           "gently", "slowly", "quickly"})
 NEGATORS = frozenset({"n't", "not", "never", "don't", "dont", "doesn't", "without", "avoid", "stop", "no"})
+#: Words that open a relative clause of where a thing is ("the bearing that's sitting in the basket").
+_RELATIVE_WORDS = frozenset({"that", "that's", "which", "which's", "who", "is", "are", "currently", "still", "now"})
 EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
 MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
@@ -310,8 +312,8 @@ class Phrases:
         """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""
         out: list[ObjectRef | PlaceRef] = []
         while i < end:
-            if participle(self.t[i]):
-                i += 1  # "the box located in bin 2": where it is follows
+            if participle(self.t[i]) or self.t[i].low in _RELATIVE_WORDS:
+                i += 1  # "the box located in bin 2", "the bearing that's sitting in the basket": where it is follows
                 continue
             prep = self._preposition(i, end)
             np, j = self._noun_phrase(i + (prep[1] if prep else 0), end)
