@@ -24,7 +24,7 @@ _ABOUT = frozenset({"transfer", "place", "insert", "stack", "pick", "handover", 
 
 def test_every_construction_of_the_lexicon_has_sentences_in_both_languages() -> None:
     c = vocabulary().constructions
-    listed = {"leave_at": c.leave_at, "goes_to": c.goes_to, "duty": c.duty, "straight": c.straight, "arrows": c.arrows,
+    listed = {"leave_at": c.leave_at, "fills": c.fills, "goes_to": c.goes_to, "duty": c.duty, "straight": c.straight, "arrows": c.arrows,
               "landmarks": c.landmarks, "where_it_is": c.where_it_is, "list_markers": c.list_markers}
     for name, words in listed.items():
         assert words, name

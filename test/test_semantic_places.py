@@ -50,6 +50,9 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
     ("판자를 2번 슬롯에 넣어 줘.", "Plank_Bin3_Place", ("판자",), OTHER_KIND),
     ("판자를 세척대로 옮겨 줘.", "Plank_WashStand_Place", ("판자",), UNCOMPARABLE),               # Korean the vocabulary cannot read
+    ("Move the parcel to the repair cart.", "p_parcel_cart_b_place", ("parcel",), UNCOMPARABLE),  # which cart "repair" means
+    ("Move the parcel to the cart.", "p_parcel_cart_b_place", ("parcel",), SAME),                # any cart: cart B is one
+    ("Move the parcel to cart A.", "p_parcel_cart_b_place", ("parcel",), OTHER_DESIGNATOR),      # `cart_b`: a letter label
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)
@@ -65,6 +68,8 @@ def test_relations(instruction, name, carried, relation) -> None:
     ("p_bin1_2_drop", ("bolt",), [("bin", "1")]),                                      # the second drop in bin 1
     ("Formation_Rack_Pouch_Cell_Pick", ("pouch", "cell"), [("shelf", None)]),          # the place written first
     ("MuffinTray_DisplayBottom_Release", ("muffin", "tray"), [(None, None)]),          # the object named like a place
+    ("p_bowl_drying_rack2_place", ("bowl",), [("shelf", "2")]),                         # snake case with a numbered word: one place
+    ("p_left_glove_locker2_pick", ("glove",), [("shelf", "2")]),                         # a side before the object is the object's
 ])
 def test_names_are_read_against_the_instructed_object(name, carried, kinds) -> None:
     assert [(p.kind, p.label) for p in name_places(name, carried)] == kinds
@@ -86,6 +91,8 @@ def test_an_object_named_like_a_place_is_the_object() -> None:
     ("chkweigh", "checkweigher", True), ("outfeed", "output", True), ("ng", "reject", True),
     ("크라운", "crown", True), ("카톤", "carton", True), ("스테이션", "station", True), ("트레이", "tray", True),
     ("cart", "carton", False), ("pin", "pinion", False), ("plate", "pallet", False), ("담요", "blanket", False),
+    ("재라벨", "relabel", True), ("재스캔", "rescan", True), ("재라벨", "label", False),  # the Sino-Korean prefix 재- is re-
+    ("렌즈", "lens", True),
 ])
 def test_words_correspond_across_abbreviation_and_language(a, b, same) -> None:
     assert same_word(a, b) is same
@@ -156,3 +163,31 @@ def test_nothing_else_is_no_second_task(style) -> None:
     extra = program([Cycle("end plate", "magazine", "fixture", pick=_SAW, place=_BENCH),
                      Cycle("gasket", "tray", "fixture", pick=_RACK, place=_BENCH)], style)
     assert "R-SEM-007" in _critical(extra, "Just put the end plate from the magazine on the fixture, nothing else.")
+
+
+@pytest.mark.parametrize("style", ("define_named", "positional_assign", "camel_case"))
+def test_a_designator_the_name_contradicts_beside_a_word_it_shares_is_a_mismatch(style) -> None:
+    # "slot 2 of the drying rack" against a name of rack slot 1: the rack matches only by its word, the slot is another
+    said = "Set the mug down in slot 2 of the drying rack."
+    wrong = program([Cycle("mug", "dish pit", "drying rack slot 1", pick=_SAW, place=_BENCH)], style)
+    right = program([Cycle("mug", "dish pit", "drying rack slot 2", pick=_SAW, place=_BENCH)], style)
+    assert "R-SEM-003" in _critical(wrong, said), style
+    assert not _critical(right, said), style
+
+
+def test_a_numbered_word_in_a_snake_case_name_belongs_to_the_place_before_it() -> None:
+    said = "Hang the apron on coat rack 2."
+    wrong = program([Cycle("apron", "dish pit", "coat rack 1", pick=_SAW, place=_BENCH)], "positional_assign")
+    assert "R-SEM-003" in _critical(wrong, said)
+
+
+def test_the_carried_things_words_in_a_comment_are_no_words_of_the_place() -> None:
+    # "예약 도서 2번 분류함 위로 이송": the reserved book, then bin 2 — "예약" (reserved) does not make it the reserved-books shelf
+    from plan_verifier.semantic.activity import Named
+    from plan_verifier.semantic.grounding import _without_carried
+    from plan_verifier.semantic.names import text_evidence
+
+    [(_, place)] = text_evidence("예약 도서 2번 분류함 위로 이송")[1]
+    named = _without_carried(Named("예약 도서 2번 분류함 위로 이송", "comment", 9, None, place=place), ("예약", "도서"))
+    assert "예약" not in named.place.words and named.place.kind == "bin"
+    assert relate(_destination("예약 도서는 예약 선반 2번 칸에 꽂아 주세요."), named.place).kind == OTHER_KIND

@@ -421,6 +421,8 @@ class _Sentence(Constructions):
                 continue
             if prep is not None:
                 role, n = prep
+                if action == "handover" and tok.low == "at" and n == 1:
+                    role = "recipient"  # "hand the book over at the desk": where the hand-over happens, not where it is taken
                 np, j = self._noun_phrase(i + n, end)
                 if np is not None and role == "location" and places and i == after_place and \
                         self._phrase(i, end, tuple(self.v.constructions.landmarks)):
@@ -495,8 +497,13 @@ class _Sentence(Constructions):
                         (action in WORK and self._names_place(np)):
                     places.append(("location", self._place(np)))
                     last_role = "location"
-                elif action == "handover" and not objects and self._is_person(np) and self._noun_phrase(j, end)[0] is not None:
+                elif action == "handover" and not objects and not any(role == "recipient" for role, _ in places) and \
+                        self._noun_phrase(j, end)[0] is not None and (self._is_person(np) or self._bare_recipient(np)):
                     places.append(("recipient", self._place(np)))  # "give the operator the gear": to whom, then what
+                elif not objects and verb_tok.verb in self.v.constructions.fills and self._names_place(np) and \
+                        np.head is not None and np.head.noun not in self.v.en_objects:
+                    places.append(("goal", self._place(np)))  # "load the centrifuge": where things go, not a thing
+                    last_role = "goal"
                 elif np.head is None or np.head.low not in _SELF and np.head.noun not in _NOT_OBJECTS:
                     obj = self._object(np)
                     if not (obj.pronoun and objects):  # "take the wrench ... and lay it ...": "it" is the wrench again

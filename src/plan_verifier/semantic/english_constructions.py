@@ -22,6 +22,8 @@ and the stage says so rather than guess.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
@@ -71,6 +73,10 @@ class Constructions(Phrases):
         c = self.v.constructions
         be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
         if be is None:
+            # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
+            # then the statement's own verb
+            be = next((i for i, tok in enumerate(t) if i > 1 and tok.verb in c.goes_to and self._relative_before(start, start + i)), None)
+        if be is None:
             be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
                        or self._is_be(start + i)), None)
         if be is not None and be > 0:
@@ -111,6 +117,11 @@ class Constructions(Phrases):
         if manner and len(t) <= 3:
             return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner))
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+
+    def _relative_before(self, start: int, verb: int) -> bool:
+        """Does a relative clause of where the thing is (`constructions.where_it_is`) stand between start and verb?"""
+        words = " ".join(tok.low for tok in self.t[start:verb])
+        return any(re.search(rf"\b{re.escape(w)}\b", words) for w in self.v.constructions.where_it_is if " " in w or "'" in w or w in ("that", "which", "sitting", "lying", "located", "waiting", "kept", "stored"))
 
     def _is_be(self, i: int) -> bool:
         """A form of "be" ("is", "are"; "'s" when no noun follows it, so "the operator's tray" is no statement)."""

@@ -40,6 +40,8 @@ HEAD_BEFORE = frozenset({"and", "then", "or", "to", "you", "please", "can", "cou
                           "robot", "again", "immediately", "secondly", "thirdly", "firstly", "subsequently", "try", "carefully",
                           "gently", "slowly", "quickly"})
 NEGATORS = frozenset({"n't", "not", "never", "don't", "dont", "doesn't", "without", "avoid", "stop", "no"})
+#: Words that open a relative clause of where a thing is ("the bearing that's sitting in the basket").
+_RELATIVE_WORDS = frozenset({"that", "that's", "which", "which's", "who", "is", "are", "currently", "still", "now"})
 EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
 MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
@@ -229,6 +231,12 @@ class Phrases:
     def _is_person(self, np: _NounPhrase) -> bool:
         return np.head is not None and self.v.en_places.get(np.head.noun) == "operator"
 
+    def _bare_recipient(self, np: _NounPhrase) -> bool:
+        """A noun phrase that may be the first of two after a verb of giving ("give the grower the pot"): English puts
+        the recipient first; a known object or place noun there is rather a compound the chunker split."""
+        return np.head is not None and not np.labels and np.head.noun not in self.v.en_objects and \
+            np.head.noun not in self.v.en_places and np.head.noun not in self.v.en_generic and np.head.low not in self.v.en_pronouns
+
     def _names_place(self, np: _NounPhrase) -> bool:
         return bool(np.labels or np.coords) or (np.head is not None and self.v.en_places.get(np.head.noun) not in (None,))
 
@@ -304,8 +312,8 @@ class Phrases:
         """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""
         out: list[ObjectRef | PlaceRef] = []
         while i < end:
-            if participle(self.t[i]):
-                i += 1  # "the box located in bin 2": where it is follows
+            if participle(self.t[i]) or self.t[i].low in _RELATIVE_WORDS:
+                i += 1  # "the box located in bin 2", "the bearing that's sitting in the basket": where it is follows
                 continue
             prep = self._preposition(i, end)
             np, j = self._noun_phrase(i + (prep[1] if prep else 0), end)

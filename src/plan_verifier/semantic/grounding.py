@@ -26,7 +26,7 @@ from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects
-from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, relate
+from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -308,10 +308,21 @@ def spot_places(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
     if not carried:
         return spot.places
     if not spot.names:
-        return tuple(n for n in spot.places if not _names_carried(n, carried))
+        return tuple(_without_carried(n, carried) for n in spot.places if not _names_carried(n, carried))
     again = identifier_places(spot.names, spot.posed, carried)
-    rest = [n for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
+    rest = [_without_carried(n, carried) for n in spot.places if n.source != IDENTIFIER and not _names_carried(n, carried)]
     return tuple(again) + tuple(rest)
+
+
+def _without_carried(named: Named, carried: tuple[str, ...]) -> Named:
+    """A comment's place with the words of the carried thing written before it set apart ("예약 도서 2번 분류함 위로 이송":
+    the reserved book, then bin 2 — "예약" is no word of the bin's name)."""
+    place = named.place
+    if place is None or len(place.words) < 2:
+        return named
+    head = place.words[-1]
+    kept = tuple(w for w in place.words[:-1] if not overlaps((w,), carried)) + (head,)
+    return named if kept == place.words else replace(named, place=replace(place, words=kept))
 
 
 def spot_objects(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]:
@@ -508,6 +519,14 @@ def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset
     if same:
         # a name that says one place and a comment that says another: the program contradicts itself there
         contradicted = any(n.source != m.source for m in same for n, _ in strong)
+        if (want.label or want.side) and not any(n.place.label or n.place.side for n in same) and strong:
+            # "slot 2 of the rack" against `FgRackSlot1_Release`: the rack matches only by its word, the slot is another
+            # one — the designator the instruction gives is what the program contradicts
+            clash = [(n, r) for n, r in strong if r.kind == OTHER_DESIGNATOR and kind_of(want) and kind_of(n.place) == kind_of(want)]
+            if clash:
+                best = _best([n for n, _ in clash])
+                return Comparison(OTHER_DESIGNATOR, best, next(r for n, r in clash if n is best).detail)
+            contradicted = True
         return Comparison(SAME, same[0], contradicted=contradicted)
     if strong:
         best = _best([n for n, _ in strong])

@@ -120,14 +120,66 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
+        tail = _sequel(item)
+        if tail is not None:
+            # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
+            head = item[:tail].rstrip(" ,.")
+            clauses.extend(_routes(head, read_clauses) or ())
+            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
+            continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
-            things = tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+            things = tuple(o for o, _ in objects) or _headline_thing(item) or (ObjectRef("", None, pronoun=True),)
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
         clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
     return tuple(clauses) or None
+
+
+def _refinement(fragment: str) -> PlaceRef | None:
+    """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
+    from plan_verifier.semantic.names import _route_end
+
+    objects, places = _route_end(fragment.strip().rstrip(".!"))
+    if objects or len(places) != 1:
+        return None
+    place = places[0][1]
+    return place if (place.label or place.side) and place.kind not in (None, "position") else None
+
+
+def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
+    """"Caliper: incoming pallet → LH press fixture": what stands before the colon of a route is the thing carried, any
+    noun the vocabulary may not know; () when there is no such heading or it is no plain noun phrase."""
+    from plan_verifier.semantic.language import noun_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    head, colon, _ = item.partition(":")
+    words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
+    if not colon or not words or len(words) > 4 or any(w.lower() in vocabulary().en_actions for w in words):
+        return ()
+    v = vocabulary()
+    last = words[-1]
+    noun = noun_lemma(last.lower()) if last.isascii() else last
+    noun = v.en_objects.get(noun) or v.ko_objects.get(noun) or noun
+    return (ObjectRef(head.strip(), noun, words=tuple(w.lower() for w in words if w.lower() not in v.en_sides and w not in v.ko_sides)),)
+
+
+def _sequel(item: str) -> int | None:
+    """Where a route written with arrows is followed by a sentence of its own that an order word opens (", then screw it
+    down", ". 그 다음 …"): the offset of that sentence, None when the item is all route."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    arrows = [item.find(a) for a in v.constructions.arrows if a in item]
+    if not arrows:
+        return None
+    words = sorted(v.en_sequence | v.ko_sequence, key=len, reverse=True)
+    pattern = r"[,.]\s*(?:and\s+|그리고\s+)?(?=(?:" + "|".join(re.escape(w) for w in words) + r")(?:\s|,|$))"
+    for m in re.finditer(pattern, item, flags=re.IGNORECASE):
+        if m.start() > min(arrows):
+            return m.end()
+    return None
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:
@@ -143,11 +195,22 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     ordered = False
     last_object: ObjectRef | None = None
     ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
+    refined: list[PlaceRef] = []  # destinations a later place fragment made more precise (still read)
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
+        if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].destination is not None:
+            part = _refinement(text[clause.start:clause.end])
+            if part is not None:
+                # "… into the gift box? Right-hand pocket.": a place fragment after a transfer says which part of its
+                # destination
+                task, order = pending[-1]
+                whole = task.destination
+                refined.append(whole)
+                pending[-1] = (replace(task, destination=replace(part, text=f"{whole.text}, {part.text}", words=part.words + whole.words)), order)
+                continue
         if clause.fact:
             for obj in clause.objects:
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
@@ -164,7 +227,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
-        if clause.negated and _leaves_taken(clause, pending, last_object):
+        if clause.negated and (_leaves_taken(clause, pending, last_object) or _leaves_elsewhere(clause, clauses)):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
         if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
             pending[-1] = (replace(pending[-1][0], stays=True), pending[-1][1])  # "…, and leave it there": it goes no further
@@ -218,7 +281,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
-    unread.extend(_unplaced(text, clauses, pending))
+    unread.extend(_unplaced(text, clauses, pending, refined))
     tasks = _merge_pick_and_put(pending)
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
@@ -273,10 +336,33 @@ def _leaves_taken(clause: Clause, pending: list[tuple[Task, str | None]], last: 
     return all(o.pronoun or _same(o, taken.obj) for o in clause.objects)
 
 
-def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]]) -> list[str]:
+def _leaves_elsewhere(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
+    """"Leave the gasket on the conveyor. It's in the washer basket right now.": a verb of leaving with a place, about a
+    thing that the instruction says is somewhere else, can only mean to put it there — it cannot stay where it is not."""
+    from plan_verifier.semantic.language import verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    if not clause.verb.isascii() or verb_lemma(clause.verb.lower()) not in vocabulary().constructions.leave_at:
+        return False
+    here = next((p for role, p in clause.places if role in ("goal", "location") and p.key != "there"), None)
+    things = [o for o in clause.objects if not o.pronoun and o.noun]
+    if here is None or len(things) != 1:
+        return False
+    position = clauses.index(clause)
+    for k, other in enumerate(clauses):
+        if k == position or not other.fact:
+            continue
+        where = next((p for role, p in other.places if role in ("location", "source")), None)
+        about = [o for o in other.objects if o.pronoun and k == position + 1 or _same(o, things[0])]
+        if where is not None and about and where.key != here.key and where.key != "there":
+            return True
+    return False
+
+
+def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]], refined: list[PlaceRef] = ()) -> list[str]:
     """Requests to carry something whose place the reader found but could not give a role: a silent pass would hide
     that the destination was never compared, so they are reported as unread."""
-    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None}
+    used = {id(p) for task, _ in pending for p in (task.source, task.destination, task.at) if p is not None} | {id(p) for p in refined}
     out = []
     for clause in clauses:
         if clause.fact or clause.negated or clause.action not in CARRYING | {"pick"}:

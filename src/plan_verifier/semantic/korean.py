@@ -29,7 +29,10 @@ _COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 _COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
 _AUX_PLACE = frozenset({"놓", "두", "넣"})
-_PLACE_STEMS = frozenset({"내리", "올리", "가지", "갖", "가져다", "내려", "옮기", "갖다"})
+#: Verbs of a relative clause that say where a thing is ("A에 있는 부품 트레이"): what they modify may be a place.
+_LOCATIVE_STEMS = frozenset({"있", "놓이", "담기", "두", "놓", "꽂히", "올려지"})
+#: Stems that -어 놓다/-어 두다 turn into setting the thing down somewhere: 내려놓다, 옮겨 두다, 돌려놓다 (put back).
+_PLACE_STEMS = frozenset({"내리", "올리", "가지", "갖", "가져다", "내려", "옮기", "갖다", "돌리"})
 _ORDER_NOUNS = {"다음": "sequence", "후": "sequence", "뒤": "sequence", "이후": "sequence", "전": "before-lead"}
 #: The robot itself: "로봇을 홈으로 이동시켜" moves no object.
 _SELF = frozenset({"로봇", "팔", "로봇팔", "robot", "arm", "그리퍼", "집게"})
@@ -371,6 +374,10 @@ class _Reader:
         known = obj.noun is not None and obj.noun in self.v.object_classes
         if self._counted(before):
             return True  # "sourdough 하나 label camera에": a counted thing, then the place
+        at = self.m.index(before.morphs[0])
+        if at >= 2 and self.m[at - 1].tag == "ETM" and self.m[at - 2].tag in ("VV", "VA") and \
+                self.m[at - 2].form not in _LOCATIVE_STEMS and obj.noun is not None and not obj.generic:
+            return True  # "시든 모종 퇴비통에": a relative clause opens a noun phrase of its own (the wilted seedling), then the place
         if not (known or obj.generic and attributed):
             return False
         first = after.morphs[0]
@@ -484,6 +491,8 @@ class _Reader:
                     state = True
                 elif aux in _AUX_PLACE and stem in _PLACE_STEMS:
                     action = "place"
+                elif aux in ("놓", "두") and action == "pick":
+                    action = "place"  # "빼 놔", "꺼내 둬": take it out and leave it (where the 에 place says)
                 elif aux in ("오", "가") and stem in ("가지", "갖"):
                     action = "transfer"
                 elif aux in ("말", "않"):
@@ -629,9 +638,15 @@ class _Reader:
                 action = "return_home"
             elif before.action in ("move_to", "transfer", "place", "insert"):
                 action = before.action
+            elif (before.action in WORK or before.action == "pick") and before.objects and not cur.objects and \
+                    any(role == "goal" for role, _ in cur.places):
+                action = "transfer"  # "DVD 케이스 RFID 찍고 4번 분류함으로": the thing just shown or taken, on to there
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
                 any(role in ("goal", "source") for role, _ in cur.places):
             action = "transfer"  # "빨간색 블록 A에서 B로": the verb left out, the roles say it all
+        elif action is None and not stem and not negated and not (cur.objects or cur.topics) and \
+                {role for role, _ in cur.places} >= {"source", "goal"}:
+            action = "transfer"  # "폴리백 투입 컨베이어에서 2번 슈트로": from one place to another, the thing written into the first
         if negated and cur.topics:
             topics = cur.topics  # "병은 그대로 두고": the topic is what to leave alone
         elif cur.objects or action is None:
@@ -681,8 +696,10 @@ class _Reader:
     def _is_place(self, phrase: _Phrase) -> bool:
         words = [w for w, _ in self._words(phrase)]
         return bool(_LABEL.search(phrase.text)) or any(self.v.ko_places.get(w) or self.v.en_places.get(w.lower()) or borrowed(w, self.v)[1]
+                                                       or _compound_place(w, self.v)
                                                        for w in words) \
-            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None
+            or any(m.tag == "SN" for m in phrase.morphs) or bool(words) and _suffix_kind(words[-1]) is not None \
+            and words[-1] not in self.v.ko_objects  # "용접기 말고": a known tool, not a place because of its 기
 
     def _object(self, phrase: _Phrase) -> ObjectRef:
         v = self.v
@@ -780,7 +797,10 @@ class _Reader:
         words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides and w.lower() not in v.en_sides
                       and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
-        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] for w in nouns]
+        classes = [v.ko_places.get(w) or v.en_places.get(w.lower()) or borrowed(w, v)[1] or _compound_place(w, v) for w in nouns]
+        known = [k for k, c in enumerate(classes) if c not in (None, "position")]
+        if not kind and known and any(_suffix_kind(w) for w in nouns[known[-1] + 1:]):
+            kind = "position"  # "트레이 포팅기", "트레이 발아실 1단": the head is last, a place of no known kind; the tray modifies it
         kind = kind or next((c for c in reversed(classes) if c not in (None, "position")), None) or next((c for c in classes if c), None)
         kind = kind or (_suffix_kind(nouns[-1]) if nouns else None)
         if kind is None and nouns:
@@ -797,8 +817,18 @@ class _Reader:
 #: Object nouns that keep their meaning at the end of any compound ("약병", "페트병", "종이컵", "알루미늄캔").
 _OBJECT_SUFFIXES = frozenset({"병", "컵", "캔"})
 #: Suffixes that make a place of a noun of three syllables or more: 조리대, 세척대, 냉각대 (a stand, bench or rack), 재단기,
-#: 세척기 (a machine). Which kind of stand or machine the suffix does not say, so the place is named, but vague.
-_PLACE_SUFFIXES = frozenset({"대", "기"})
+#: 세척기 (a machine), 발아실, 검사실 (a room). Which kind of stand, machine or room the suffix does not say, so the place is
+#: named, but vague.
+_PLACE_SUFFIXES = frozenset({"대", "기", "실"})
+
+
+#: One-syllable place nouns that keep their kind at the end of a compound Kiwi does not split ("퇴비통", "부품함", "보관칸").
+_PLACE_ENDINGS = frozenset({"통", "함", "칸"})
+
+
+def _compound_place(word: str, v: Vocabulary) -> str | None:
+    """The kind of a compound written as one word that ends in a place noun ("퇴비통": a bin), None otherwise."""
+    return v.ko_places.get(word[-1]) if len(word) >= 3 and word[-1] in _PLACE_ENDINGS else None
 
 
 def _suffix_kind(word: str) -> str | None:

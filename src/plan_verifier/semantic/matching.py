@@ -98,7 +98,15 @@ def _translates(korean: str, english: str) -> bool:
         cls = table_ko.get(korean)
         if cls is not None and table_en.get(english) == cls:
             return True
+    if len(korean) > 2 and korean[0] in _KOREAN_PREFIXES and english.startswith(_KOREAN_PREFIXES[korean[0]]):
+        # "재라벨" / relabel, "재포장" / repack: the Sino-Korean prefix and the English one, then the word itself
+        rest = english[len(_KOREAN_PREFIXES[korean[0]]):].lstrip("-")
+        return _translates(korean[1:], rest) if rest else False
     return transliterates(korean, english)
+
+
+#: Sino-Korean prefixes written before a loanword or a native noun, with the English prefix of the same meaning.
+_KOREAN_PREFIXES = {"재": "re", "비": "non", "미": "un"}
 
 
 @functools.lru_cache(maxsize=16384)

@@ -151,20 +151,32 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
         o_from, p_from = _route_end(origin)
-        o_to, p_to = _route_end(parts[1])
+        o_to, p_to = _route_end(parts[1], goal=True)
         return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
 
 
-def _route_end(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
+def _route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통"), and an English end read as
     the noun phrases it is ("welding cell -> foam station": no verb "weld")."""
     if not has_hangul(text):
         from plan_verifier.semantic.english import noun_phrases
 
         named_objects, named_places = noun_phrases(text)
+        if len(named_places) == 2 and not named_objects and "," in text and not (named_places[0].label or named_places[0].side) \
+                and (named_places[1].label or named_places[1].side):
+            # "hold shelf, slot 1": the second names a part of the first (slot 1 of the hold shelf), one place
+            whole, part = named_places
+            named_places = (replace(part, text=f"{whole.text}, {part.text}", words=part.words + whole.words),)
         if named_places and len(named_places) == 1 and not named_objects:
             return (), (("location", named_places[0]),)
+        words = re.findall(r"[A-Za-z]+", text)
+        if goal and not named_places and not named_objects and 0 < len(words) <= 3 and not re.search(r"\d", text) and \
+                not any(w.lower() in vocabulary().en_actions or w.lower() in vocabulary().structural for w in words):
+            # "job tray → edger": after an arrow stands a place, even one the vocabulary has no kind for (no judgement
+            # by kind then, only by its words); before it may stand the thing itself ("Reserved book -> hold shelf")
+            lemmas = tuple(noun_lemma(w.lower()) for w in words)
+            return (), (("location", PlaceRef(text.strip(), place_key(None, None, None, lemmas[-1]), None, words=lemmas)),)
     objects, places = _text_evidence(text)
     if not places and has_hangul(text):
         objects, places = _text_evidence(text.strip() + "에")
@@ -220,7 +232,7 @@ def word_groups(name: str) -> tuple[tuple[str, ...], ...]:
     when every part is one lower-case word."""
     parts = [p for p in re.split(r"[_\W]+", name) if p]
     groups = tuple(tuple(_CAMEL.findall(p)) for p in parts)
-    if all(len(g) == 1 for g in groups):
+    if all(len(g) == 1 or len(g) == 2 and g[0].islower() and g[1].isdigit() for g in groups):  # `rack1` is one word too
         return (tuple(w for g in groups for w in g),)  # snake case: one run of words, no grouping to rely on
     return tuple(g for g in groups if g)
 
@@ -277,8 +289,9 @@ def _tokens(name: str) -> list[tuple[str, int, str]]:
                 role = "structural"  # `P3`, `J3`: points numbered in the order written, no name of a place
             elif raw.isdigit():
                 role = "label"
-            elif len(raw) == 1 and (raw.isupper() and raw not in "XYZ" or low in "lr" and prev is not None and prev[2] == "word"):
-                role = "label"  # `Table_B`, `jig_L`, `modfix_r`
+            elif len(raw) == 1 and (raw.isupper() and raw not in "XYZ" or low in "lr" and prev is not None and prev[2] == "word"
+                                    or low in "abcdefgh" and prev is not None and prev[2] == "word" and _kind_word(prev[0])):
+                role = "label"  # `Table_B`, `jig_L`, `modfix_r`, `cart_a`
             elif low in v.en_sides:
                 role = "side"
             elif low == "home":
@@ -311,8 +324,8 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
         span = set(hits)
         first = min(hits)
         k = first - 1
-        while k >= 0 and tokens[k][2] == "word" and not _is_place_word(tokens[k][0]):
-            span.add(k)  # `p_cyl_cell_...`: a modifier before the object noun
+        while k >= 0 and tokens[k][2] in ("word", "side") and not _is_place_word(tokens[k][0]):
+            span.add(k)  # `p_cyl_cell_...`, `p_left_lens_...`: a modifier before the object noun (a side too: the left lens)
             k -= 1
         return span | {k for k in range(first, max(hits) + 1) if tokens[k][2] == "word"}
     if carried:

@@ -132,6 +132,9 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
         if wk != gk and not shared:
             return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
+        if wk == gk and _readable(free_words(want)) and not free_words(got) and (got.label or got.side) and not (want.label or want.side):
+            # "the repair cart" against `cart_A`: which cart the words mean, the letter does not say
+            return Relation(UNCOMPARABLE, f"{got.text} may or may not be {want.text}")
         return Relation(SAME)
     if wk in VAGUE and gk in VAGUE:
         # "position 1" and `pos2`, the left and the right side: designators are all either has

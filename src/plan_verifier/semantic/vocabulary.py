@@ -88,6 +88,7 @@ class Constructions:
     """The lexicon's `constructions`: the word lists the readers' constructions are made of (see the lexicon's comments)."""
 
     leave_at: frozenset[str]  # verbs whose place is the destination after a pick ("leave it at the tray")
+    fills: frozenset[str]  # verbs whose object may be the place filled ("load the centrifuge")
     goes_to: frozenset[str]  # verbs of a statement of where a thing goes ("the bolts go in bin 2")
     duty: tuple[str, ...]  # "has to", "needs to": between the subject and such a verb
     straight: frozenset[str]  # "straight", "directly": after such a verb, before its place
@@ -101,7 +102,7 @@ class Constructions:
 def _constructions(data: Mapping[str, Any]) -> Constructions:
     en = lambda key: frozenset(str(w).lower() for w in data[key].get("en", ()))  # noqa: E731
     return Constructions(
-        leave_at=en("leave_at"), goes_to=en("goes_to"),
+        leave_at=en("leave_at"), fills=en("fills"), goes_to=en("goes_to"),
         duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
         straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
         where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),

@@ -79,13 +79,14 @@ class RSem007(SemanticRule):
                     any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             known = [n for n in named if n.known]
-            if known and _fully_read(g):
+            if known and _fully_read(g) and not _said_in_passing(known[0].obj, g):
                 n = known[0]
                 judged = True
                 yield self.judged(f"Unrequested task: the plan also moves the {n.obj.describe()} ({quote(n)}), which the instruction "
                                   f"({said(text)}) does not ask for", 0.9 if n.source != "comment" else 0.8, step=n.step, span=n.span,
                                   suggestion=f"Remove the transfer of the {n.obj.describe()}", found=n.quote, kind="extra_task")
-            elif named and _all_tasks_done(g) and not _regrasp(t, g) and not any(_resembles(a, n.obj) for a in asked for n in named):
+            elif named and _all_tasks_done(g) and not _regrasp(t, g) and not any(_resembles(a, n.obj) for a in asked for n in named) \
+                    and not any(_said_in_passing(n.obj, g) for n in named):
                 n = named[0]
                 judged = True
                 yield self.judged(f"Unrequested task: the plan also moves what it calls '{n.obj.text}' ({quote(n)}), which is none of "
@@ -114,6 +115,31 @@ def _fully_read(g) -> bool:
     return bool(g.instruction.tasks) and not g.instruction.unread and all(p.transfer is not None for p in g.pairs) and not any(
         c.action is None and not c.negated and any(ch.isalpha() for ch in text[c.start:c.end]) and (not c.fact or _step_before(c, nxt))
         for c, nxt in zip(clauses, clauses[1:] + (None,)))
+
+
+def _said_in_passing(obj, g) -> bool:
+    """Is the thing named, with a place, in a sentence the reader took for context ("Load the centrifuge: the vial from
+    rack B goes in after …")? Then the instruction may ask to move it there: no ground to reject. ("The blue cube stays
+    where it is" names no place: moving the cube is still nothing anybody asked for.)"""
+    import re
+
+    from plan_verifier.semantic.matching import overlaps
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+
+    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "") if w))
+    if not words:
+        return False
+    text = g.instruction.text
+    for c in g.instruction.clauses:
+        if c.fact or c.action is None:
+            said_words = tuple(w.lower() for w in re.findall(r"\w+", text[c.start:c.end]))
+            placed = any(v.en_places.get(w, "position") != "position" or any(k in w for k in v.ko_places if len(k) > 1)
+                         for w in said_words)
+            if placed and overlaps(words, said_words):
+                return True
+    return False
 
 
 def _step_before(clause, following) -> bool:
