@@ -37,6 +37,8 @@ way there.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -275,6 +277,39 @@ class _Run:
         known, the next item). A target without a solution or a path that breaks off ends the run there and
         marks the failure (`self.failed`): the arm stays where it stopped."""
         mount = mounts[run[0]][0]
+        key = self._run_key(items, run, mount, q)
+        found = TRACKED.get(key) if key is not None else None
+        if found is None:
+            found = self._track(items, run, mount, q)
+            if key is not None:
+                TRACKED.put(key, found)
+        tracked_at, failed_at, q = found  # read-only: shared with every later run of the same motions
+        tracked = [(run[k], *rest) for k, *rest in tracked_at]
+        failed = None if failed_at is None else run[failed_at]
+        self.record(items, mount, tracked)
+        if failed is not None:
+            self.failed = items[failed].step
+            return q, True, failed + 1
+        return q, True, run[-1] + 1
+
+    def _run_key(self, items, run: list[int], mount: _Mount, q: np.ndarray) -> tuple | None:
+        """What `_track` of a run computes from, as a value (`TRACKED`'s key): the arm, the tool's TCP, where the
+        run starts, and each motion's target (its values, its solutions) and path."""
+        parts = []
+        for i in run:
+            motion = items[i]
+            target = motion.target
+            solved = self.solved.get(i)
+            via = motion.waypoints[0] if motion.path == CIRCULAR_PATH else None
+            parts.append((motion.path, target.pose, target.joints_deg, target.convention,
+                          None if solved is None else (solved.shape, solved.tobytes()),
+                          None if via is None else (via.pose, via.joints_deg, via.convention)))
+        return (_Same(self.arm), mount.tcp.tobytes(), np.asarray(q, dtype=float).tobytes(), tuple(parts))
+
+    def _track(self, items, run: list[int], mount: _Mount, q: np.ndarray) -> tuple:
+        """A run of linear/circular moves followed on the controller's branch from `q`: ((offset in the run, path,
+        poses, samples, break, intended target configuration) per motion started, the offset of the motion that
+        failed or None, where the arm is after it). Depends on nothing but `_run_key`."""
         paths: list[CartesianPath] = []
         start = self.arm.tcp_pose(q, mount.tcp)
         for i in run:
@@ -316,11 +351,7 @@ class _Run:
                     tracked = [*tracked[:k], (i, path, poses, kept, broke, q1)]
                     q, failed = kept.q[-1], i
                     break
-        self.record(items, mount, tracked)
-        if failed is not None:
-            self.failed = items[failed].step
-            return q, True, failed + 1
-        return q, True, run[-1] + 1
+        return tuple((i - run[0], *rest) for i, *rest in tracked), None if failed is None else failed - run[0], q
 
     def record(self, items, mount: _Mount, tracked: list) -> None:
         """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where)."""
@@ -487,6 +518,66 @@ class _Run:
                                     float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0,
                                     float(result.own[n, 0]) if first else None))
         return out
+
+
+class _Same:
+    """An object compared by identity (an `Arm` is immutable once made; the key keeps it alive)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+class TrackedRuns:
+    """Runs of Cartesian motions already followed on their branch (`_Run._track`), by value (`_Run._run_key`), least
+    recently used dropped beyond `limit` bytes; safe across threads. A candidate the repair verifies differs from the
+    plan before it in a motion or two: the runs before (and after, when it ends where it did) are the same values, so
+    following them again would give the same arrays to the last bit. Cached arrays are read-only."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[tuple, tuple[tuple, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: tuple, value: tuple) -> None:
+        tracked, _, q = value
+        arrays = [q] + [a for _, _, poses, samples, _, q1 in tracked for a in (poses, samples.s, samples.q, q1) if a is not None]
+        for array in arrays:
+            array.setflags(write=False)
+        size = sum(a.nbytes for a in arrays) + 2048 * len(tracked)  # the paths' own matrices, roughly
+        with self._lock:
+            if key in self._items or size > self.limit:
+                return
+            self._items[key] = (value, size)
+            self._size += size
+            while self._size > self.limit:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+#: Followed runs remembered per process (a run: a few kB to a few hundred kB).
+TRACKED = TrackedRuns(32 * 2**20)
 
 
 def _joins(other: Execution, items: list, i: int, q: np.ndarray) -> bool:
