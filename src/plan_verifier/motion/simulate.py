@@ -231,7 +231,13 @@ class _Run:
                 jobs.append((i, reading, tuple(values), self._matrix(values, item.target) @ invert(tcp)))
         if not jobs:
             return
-        solutions, ok = self.arm.ik_batch(np.array([j[3] for j in jobs]), np.eye(4))
+        flanges = np.array([j[3] for j in jobs])
+        key = ("targets", _Same(self.arm), flanges.tobytes())
+        found_all = TRACKED.get(key)
+        if found_all is None:
+            found_all = self.arm.ik_batch(flanges, np.eye(4))
+            TRACKED.put(key, found_all)
+        solutions, ok = found_all  # read-only: the same targets' solutions (a repair's candidates never move a target)
         for (i, reading, values, flange), found, valid in zip(jobs, solutions, ok):
             item = items[i]
             mount, _ = mounts[i]
@@ -536,10 +542,12 @@ class _Same:
 
 
 class TrackedRuns:
-    """Runs of Cartesian motions already followed on their branch (`_Run._track`), by value (`_Run._run_key`), least
+    """Runs of Cartesian motions already followed on their branch (`_Run._track`), by value (`_Run._run_key`), and a
+    plan's Cartesian targets solved at once (`_Run.solve_targets`, by the arm and the flange targets' bytes); least
     recently used dropped beyond `limit` bytes; safe across threads. A candidate the repair verifies differs from the
-    plan before it in a motion or two: the runs before (and after, when it ends where it did) are the same values, so
-    following them again would give the same arrays to the last bit. Cached arrays are read-only."""
+    plan before it in a motion or two and has the same targets: the runs before (and after, when it ends where it
+    did) and the targets' solutions are the same values, so computing them again would give the same arrays to the
+    last bit. Cached arrays are read-only."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -556,11 +564,15 @@ class TrackedRuns:
             return found[0]
 
     def put(self, key: tuple, value: tuple) -> None:
-        tracked, _, q = value
-        arrays = [q] + [a for _, _, poses, samples, _, q1 in tracked for a in (poses, samples.s, samples.q, q1) if a is not None]
+        if key[0] == "targets":  # a plan's Cartesian targets solved at once: (solutions, valid)
+            arrays, paths = list(value), 0
+        else:
+            tracked, _, q = value
+            arrays = [q] + [a for _, _, poses, samples, _, q1 in tracked for a in (poses, samples.s, samples.q, q1) if a is not None]
+            paths = len(tracked)
         for array in arrays:
             array.setflags(write=False)
-        size = sum(a.nbytes for a in arrays) + 2048 * len(tracked)  # the paths' own matrices, roughly
+        size = sum(a.nbytes for a in arrays) + 2048 * paths + len(key[-1]) // 4  # the paths' own matrices, the key, roughly
         with self._lock:
             if key in self._items or size > self.limit:
                 return
