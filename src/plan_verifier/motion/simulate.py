@@ -292,7 +292,7 @@ class _Run:
         tracked_at, failed_at, q = found  # read-only: shared with every later run of the same motions
         tracked = [(run[k], *rest) for k, *rest in tracked_at]
         failed = None if failed_at is None else run[failed_at]
-        self.record(items, mount, tracked)
+        self.record(items, mount, tracked, key)
         if failed is not None:
             self.failed = items[failed].step
             return q, True, failed + 1
@@ -357,28 +357,46 @@ class _Run:
                     tracked = [*tracked[:k], (i, path, poses, kept, broke, q1)]
                     q, failed = kept.q[-1], i
                     break
-        return tuple((i - run[0], *rest) for i, *rest in tracked), None if failed is None else failed - run[0], q
+        return tuple((i - run[0], *rest) for i, *rest in tracked), None if failed is None else failed - run[0], np.array(q)
 
-    def record(self, items, mount: _Mount, tracked: list) -> None:
-        """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where)."""
+    def record(self, items, mount: _Mount, tracked: list, key: tuple | None = None) -> None:
+        """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where). What they
+        measure is remembered with the run (`TRACKED`, by its key and each motion's speed and acceleration): only the
+        motions' references are made again."""
         if not tracked:
             return
+        timed = None if key is None else ("recorded", key, tuple((items[t[0]].velocity, items[t[0]].acceleration) for t in tracked))
+        found = TRACKED.get(timed) if timed is not None else None
+        if found is None:
+            found = self._measured(items, mount, tracked)
+            if timed is not None:
+                TRACKED.put(timed, found)
+        breaks, demands = found
+        refs = [self.ref(items[t[0]], mount) for t in tracked]
+        for k, at, tcp_mm, flip, measured in breaks:
+            self.breaks.append(PathBreak(refs[k], at, tcp_mm, flip, measured))
+        for ref, (i, path, poses, samples, broke, q1) in zip(refs, tracked):
+            self.plan(ref, items[i], mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
+        self.demands.extend(JointDemand(refs[k], *rest) for k, *rest in demands)
+
+    def _measured(self, items, mount: _Mount, tracked: list) -> tuple[tuple, tuple]:
+        """The breaks ((motion's offset in `tracked`, s, TCP, flip, proximity)) and joint demands (JointDemand's fields,
+        the motion's offset for its reference) of tracked Cartesian motions."""
         together = np.concatenate([t[3].q for t in tracked])
-        peaks: list[tuple[MotionRef, float, int, int, float, float]] = []  # (motion, velocity, joint, sample, rad/s, s)
+        peaks: list[tuple[int, float, int, int, float, float]] = []  # (motion, velocity, joint, sample, rad/s, s)
+        breaks = []
         first = 0
-        for i, path, poses, samples, broke, q1 in tracked:
+        for k, (i, path, poses, samples, broke, q1) in enumerate(tracked):
             motion = items[i]
-            ref = self.ref(motion, mount)
             if broke is not None:
                 last = broke.last if broke.last is not None else samples.q[-1]
                 measured = Proximity.measured(self.arm.singularity(last, mount.tcp), 0, _xyz(self.arm.tcp_pose(last, mount.tcp)))
-                self.breaks.append(PathBreak(ref, broke.s, broke.tcp_mm, broke.flip, measured))
+                breaks.append((k, broke.s, broke.tcp_mm, broke.flip, measured))
             velocity = motion.velocity or timing.CARTESIAN_SPEED_MM_S
-            peaks.extend((ref, velocity, j, first + k, rate, at)
-                         for j, k, rate, at in self.peaks(motion, path, samples.s, samples.q))
+            peaks.extend((k, velocity, j, first + n, rate, at)
+                         for j, n, rate, at in self.peaks(motion, path, samples.s, samples.q))
             first += len(samples.s)
-            self.plan(ref, motion, mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
-        self.record_demands(peaks, together, mount)
+        return tuple(breaks), self.record_demands(peaks, together, mount)
 
     def peaks(self, motion: Motion, path: CartesianPath, s: np.ndarray, q: np.ndarray) -> list[tuple[int, int, float, float]]:
         """Per joint, the fastest it turns along the path at the commanded speed and acceleration: (joint, segment k
@@ -394,13 +412,13 @@ class _Run:
         joints = range(rates.shape[1])
         return list(zip(joints, fastest.tolist(), rates[fastest, joints].tolist(), ((s[fastest] + s[fastest + 1]) / 2).tolist()))
 
-    def record_demands(self, peaks: list[tuple[MotionRef, float, int, int, float, float]], together: np.ndarray,
-                       mount: _Mount) -> None:
+    def record_demands(self, peaks: list[tuple[int, float, int, int, float, float]], together: np.ndarray,
+                       mount: _Mount) -> tuple:
         """The joint demands of one run of Cartesian motions: both ends of every peak's segment placed and measured at
         once. The Jacobian's smallest singular value (an SVD per configuration) is measured where a joint needs more
         than its limit only; the closed forms' geometric measures everywhere."""
         if not peaks:
-            return
+            return ()
         joints = self.arm.spec.joints
         names, limits = [j.name for j in joints], [float(j.max_speed_deg_s) for j in joints]
         over = {k + e for _, _, j, k, rate, _ in peaks if math.degrees(rate) > limits[j] for e in (0, 1)}
@@ -416,8 +434,8 @@ class _Run:
         lists = [None if v is None else v.tolist() for v in (measures.shoulder_mm, measures.elbow_sin, measures.wrist_sin)]
         at = {k: Proximity(tuple(tcp[n]), sigma_n, *(None if v is None else v[n] for v in lists))
               for n, (k, sigma_n) in enumerate(zip(used, sigma.tolist()))}
-        self.demands.extend(JointDemand(ref, j + 1, names[j], math.degrees(rate), limits[j], s, (at[k], at[k + 1]), velocity)
-                            for ref, velocity, j, k, rate, s in peaks)
+        return tuple((motion, j + 1, names[j], math.degrees(rate), limits[j], s, (at[k], at[k + 1]), velocity)
+                     for motion, velocity, j, k, rate, s in peaks)
 
     def ref(self, motion: Motion, mount: _Mount) -> MotionRef:
         return MotionRef(motion.step, motion.span, motion.command, motion.path, motion.target.label, mount.label)
@@ -566,6 +584,8 @@ class TrackedRuns:
     def put(self, key: tuple, value: tuple) -> None:
         if key[0] == "targets":  # a plan's Cartesian targets solved at once: (solutions, valid)
             arrays, paths = list(value), 0
+        elif key[0] == "recorded":  # a run's breaks and joint demands (small tuples)
+            arrays, paths = [], 1 + len(value[1]) // 8
         else:
             tracked, _, q = value
             arrays = [q] + [a for _, _, poses, samples, _, q1 in tracked for a in (poses, samples.s, samples.q, q1) if a is not None]
