@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -496,11 +497,25 @@ class _Run:
                 if self.closest[0] is None or result.world[b, k] < self.closest[0]:
                     other = self.scene.targets[int(result.world_target[b, k])] if result.world_target[b, k] >= 0 else ""
                     self.closest = (float(result.world[b, k]), (p.ref.step, bodies.bodies[b].name, other))
-            tcp = self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3]
-            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), self.times(p, result), tcp, p.complete, result.proven,
+            tcp, times = self.placed(p, result)
+            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), times, tcp, p.complete, result.proven,
                                            p.mount.shape))
             approaches.extend(self.approaches(p, result, tcp, bodies))
         return tuple(motions), tuple(approaches)
+
+    def placed(self, p: _Planned, result: SweptPath) -> tuple[np.ndarray, np.ndarray]:
+        """The TCP position and the time at every sample of a swept motion; remembered with the swept motion (`PLACED`)
+        for the same tool, arm and timing, as long as the sweep cache keeps it."""
+        key = (_Same(self.arm), p.mount.tcp.tobytes(), p.cartesian is None, p.motion.velocity, p.motion.acceleration)
+        with _PLACED_LOCK:
+            found = PLACED.get(result, {}).get(key)
+        if found is None:
+            found = (self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3], self.times(p, result))
+            for array in found:
+                array.setflags(write=False)
+            with _PLACED_LOCK:
+                PLACED.setdefault(result, {})[key] = found
+        return found
 
     def times(self, p: _Planned, result: SweptPath) -> np.ndarray:
         if len(result.s) < 2:
@@ -607,6 +622,11 @@ class TrackedRuns:
             self._items.clear()
             self._size = 0
 
+
+#: Per swept motion (`sweep.SweptPath`, the sweep cache's object: gone when it drops it), its TCP positions and sample
+#: times by tool, arm and timing (`_Run.placed`).
+PLACED: "weakref.WeakKeyDictionary[SweptPath, dict]" = weakref.WeakKeyDictionary()
+_PLACED_LOCK = threading.Lock()
 
 #: Followed runs remembered per process (a run: a few kB to a few hundred kB).
 TRACKED = TrackedRuns(32 * 2**20)
