@@ -1,4 +1,5 @@
-"""The swept-path check's independence of its batch, its cache, and the numerical solves' cache.
+"""The swept-path check's independence of its batch, its cache, the followed Cartesian runs' cache and the numerical
+solves' cache.
 
 The sweep refines each motion until its segments are proven clear or short; how
 far beyond the clearance a sample's distance must be exact depends on that
@@ -22,6 +23,7 @@ from plan_verifier.graph.embedded import EmbeddedGraph
 from plan_verifier.kinematics.arm import arm_for
 from plan_verifier.kinematics.bodies import body_set
 from plan_verifier.kinematics.ik_numeric import solve_numeric
+from plan_verifier.motion import simulate as simulating
 from plan_verifier.motion import sweep as sweeping
 from plan_verifier.motion.paths import joint_at, joint_samples
 from plan_verifier.pipeline import Verifier
@@ -149,16 +151,75 @@ def test_a_plan_gives_the_same_report_whatever_the_process_verified_before() -> 
     """The report is a function of the inputs: verified first, after plans that share its motions (their swept
     results remembered from other batches), and again, it is the same to the last digit."""
     verifier = Verifier("ur10e", graph=EmbeddedGraph.from_file(str(FIXTURE_CELL)))
-    sweeping.CACHE.clear()
+    _cold()
     alone = _verdict(verifier, THROUGH)
     contact = next(f for f in alone["findings"] if f["evidence"].get("object") == "Fixture_1")
     assert contact["evidence"]["fraction"] == 0.4 and contact["evidence"]["tcp_mm"] == [560.0, 0.0, 150.0]
     for order in (SHARING, SHARING[::-1]):
-        sweeping.CACHE.clear()
+        _cold()
         for other in order:
             _verdict(verifier, other)
         assert _verdict(verifier, THROUGH) == alone
     assert _verdict(verifier, THROUGH) == alone  # every motion cached now
+
+
+def _cold() -> None:
+    sweeping.CACHE.clear()
+    simulating.TRACKED.clear()
+
+
+def test_the_same_linear_moves_from_another_configuration_are_followed_afresh() -> None:
+    """A run of linear moves is remembered with the configuration it starts from: the same targets after a joint
+    move to another configuration are followed from there (the cached run would put the arm on the other's path)."""
+    verifier = Verifier("ur10e", graph=EmbeddedGraph.from_file(str(FIXTURE_CELL)))
+    runs = [f"GOAL Execute_Process() {{\n    SPAWN MoveJoint(PosJ({joints}), 60, 60, 0, 0) WITH WAIT;\n"
+            "    SPAWN MoveLinear(PosX(400, 0, 450, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n"
+            "    SPAWN MoveLinear(PosX(700, 100, 450, 180, 0, 0), 100, 100, 0, 0) WITH WAIT;\n    SPAWN End() WITH WAIT;\n}\n"
+            for joints in ("0, -90, 90, -90, -90, 0", "10, -80, 80, -90, -90, 0", "180, -90, 160, 90, -90, 0")]
+    cold = []
+    for text in runs:
+        _cold()
+        cold.append(_verdict(verifier, text))
+    _cold()
+    assert [_verdict(verifier, text) for text in runs] == cold
+    assert [_verdict(verifier, text) for text in runs[::-1]] == cold[::-1]
+
+
+def test_a_repairs_candidates_give_the_same_reports_after_each_other_as_verified_afresh(monkeypatch) -> None:
+    """What the repair relies on for its speed (issue 15): candidates that differ in a motion or two share the other
+    motions' followed Cartesian runs (`simulate.TRACKED`) and swept paths (`sweep.CACHE`), and each one's report is
+    the one it gets in a process that verified nothing before, to the last digit."""
+    from plan_verifier.evaluation.target_only import target_only_program
+    from plan_verifier.repair import Verification, repair_plan
+
+    spec = load_robot("ur3e")
+    verifier = Verifier(spec)
+    screened: list[str] = []
+    screen = Verification.screen
+
+    def recorded(self, text, plan_format="auto"):
+        screened.append(text)
+        return screen(self, text, plan_format)
+
+    monkeypatch.setattr(Verification, "screen", recorded)
+    _cold()
+    repair_plan(target_only_program(spec, 1).text, Verification(verifier))
+    assert len(screened) >= 4
+    hits: list[bool] = []
+    get = simulating.TRACKED.get
+
+    def counted(key):
+        found = get(key)
+        hits.append(found is not None)
+        return found
+
+    monkeypatch.setattr(simulating.TRACKED, "get", counted)
+    _cold()
+    warm = [_verdict(verifier, text) for text in screened]
+    assert sum(hits) >= 3  # runs a candidate shares with the one before
+    for text, report in zip(screened, warm):
+        _cold()
+        assert _verdict(verifier, text) == report
 
 
 def test_every_motion_of_real_plans_is_swept_alike_alone_and_in_its_batch(monkeypatch) -> None:

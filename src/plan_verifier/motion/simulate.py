@@ -37,6 +37,9 @@ way there.
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -229,7 +232,13 @@ class _Run:
                 jobs.append((i, reading, tuple(values), self._matrix(values, item.target) @ invert(tcp)))
         if not jobs:
             return
-        solutions, ok = self.arm.ik_batch(np.array([j[3] for j in jobs]), np.eye(4))
+        flanges = np.array([j[3] for j in jobs])
+        key = ("targets", _Same(self.arm), flanges.tobytes())
+        found_all = TRACKED.get(key)
+        if found_all is None:
+            found_all = self.arm.ik_batch(flanges, np.eye(4))
+            TRACKED.put(key, found_all)
+        solutions, ok = found_all  # read-only: the same targets' solutions (a repair's candidates never move a target)
         for (i, reading, values, flange), found, valid in zip(jobs, solutions, ok):
             item = items[i]
             mount, _ = mounts[i]
@@ -275,6 +284,39 @@ class _Run:
         known, the next item). A target without a solution or a path that breaks off ends the run there and
         marks the failure (`self.failed`): the arm stays where it stopped."""
         mount = mounts[run[0]][0]
+        key = self._run_key(items, run, mount, q)
+        found = TRACKED.get(key) if key is not None else None
+        if found is None:
+            found = self._track(items, run, mount, q)
+            if key is not None:
+                TRACKED.put(key, found)
+        tracked_at, failed_at, q = found  # read-only: shared with every later run of the same motions
+        tracked = [(run[k], *rest) for k, *rest in tracked_at]
+        failed = None if failed_at is None else run[failed_at]
+        self.record(items, mount, tracked, key)
+        if failed is not None:
+            self.failed = items[failed].step
+            return q, True, failed + 1
+        return q, True, run[-1] + 1
+
+    def _run_key(self, items, run: list[int], mount: _Mount, q: np.ndarray) -> tuple | None:
+        """What `_track` of a run computes from, as a value (`TRACKED`'s key): the arm, the tool's TCP, where the
+        run starts, and each motion's target (its values, its solutions) and path."""
+        parts = []
+        for i in run:
+            motion = items[i]
+            target = motion.target
+            solved = self.solved.get(i)
+            via = motion.waypoints[0] if motion.path == CIRCULAR_PATH else None
+            parts.append((motion.path, target.pose, target.joints_deg, target.convention,
+                          None if solved is None else (solved.shape, solved.tobytes()),
+                          None if via is None else (via.pose, via.joints_deg, via.convention)))
+        return (_Same(self.arm), mount.tcp.tobytes(), np.asarray(q, dtype=float).tobytes(), tuple(parts))
+
+    def _track(self, items, run: list[int], mount: _Mount, q: np.ndarray) -> tuple:
+        """A run of linear/circular moves followed on the controller's branch from `q`: ((offset in the run, path,
+        poses, samples, break, intended target configuration) per motion started, the offset of the motion that
+        failed or None, where the arm is after it). Depends on nothing but `_run_key`."""
         paths: list[CartesianPath] = []
         start = self.arm.tcp_pose(q, mount.tcp)
         for i in run:
@@ -316,32 +358,46 @@ class _Run:
                     tracked = [*tracked[:k], (i, path, poses, kept, broke, q1)]
                     q, failed = kept.q[-1], i
                     break
-        self.record(items, mount, tracked)
-        if failed is not None:
-            self.failed = items[failed].step
-            return q, True, failed + 1
-        return q, True, run[-1] + 1
+        return tuple((i - run[0], *rest) for i, *rest in tracked), None if failed is None else failed - run[0], np.array(q)
 
-    def record(self, items, mount: _Mount, tracked: list) -> None:
-        """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where)."""
+    def record(self, items, mount: _Mount, tracked: list, key: tuple | None = None) -> None:
+        """Facts and sweep plans of tracked Cartesian motions (breaks, each joint's peak rate and where). What they
+        measure is remembered with the run (`TRACKED`, by its key and each motion's speed and acceleration): only the
+        motions' references are made again."""
         if not tracked:
             return
+        timed = None if key is None else ("recorded", key, tuple((items[t[0]].velocity, items[t[0]].acceleration) for t in tracked))
+        found = TRACKED.get(timed) if timed is not None else None
+        if found is None:
+            found = self._measured(items, mount, tracked)
+            if timed is not None:
+                TRACKED.put(timed, found)
+        breaks, demands = found
+        refs = [self.ref(items[t[0]], mount) for t in tracked]
+        for k, at, tcp_mm, flip, measured in breaks:
+            self.breaks.append(PathBreak(refs[k], at, tcp_mm, flip, measured))
+        for ref, (i, path, poses, samples, broke, q1) in zip(refs, tracked):
+            self.plan(ref, items[i], mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
+        self.demands.extend(JointDemand(refs[k], *rest) for k, *rest in demands)
+
+    def _measured(self, items, mount: _Mount, tracked: list) -> tuple[tuple, tuple]:
+        """The breaks ((motion's offset in `tracked`, s, TCP, flip, proximity)) and joint demands (JointDemand's fields,
+        the motion's offset for its reference) of tracked Cartesian motions."""
         together = np.concatenate([t[3].q for t in tracked])
-        peaks: list[tuple[MotionRef, float, int, int, float, float]] = []  # (motion, velocity, joint, sample, rad/s, s)
+        peaks: list[tuple[int, float, int, int, float, float]] = []  # (motion, velocity, joint, sample, rad/s, s)
+        breaks = []
         first = 0
-        for i, path, poses, samples, broke, q1 in tracked:
+        for k, (i, path, poses, samples, broke, q1) in enumerate(tracked):
             motion = items[i]
-            ref = self.ref(motion, mount)
             if broke is not None:
                 last = broke.last if broke.last is not None else samples.q[-1]
                 measured = Proximity.measured(self.arm.singularity(last, mount.tcp), 0, _xyz(self.arm.tcp_pose(last, mount.tcp)))
-                self.breaks.append(PathBreak(ref, broke.s, broke.tcp_mm, broke.flip, measured))
+                breaks.append((k, broke.s, broke.tcp_mm, broke.flip, measured))
             velocity = motion.velocity or timing.CARTESIAN_SPEED_MM_S
-            peaks.extend((ref, velocity, j, first + k, rate, at)
-                         for j, k, rate, at in self.peaks(motion, path, samples.s, samples.q))
+            peaks.extend((k, velocity, j, first + n, rate, at)
+                         for j, n, rate, at in self.peaks(motion, path, samples.s, samples.q))
             first += len(samples.s)
-            self.plan(ref, motion, mount, samples.q, samples.s, path.at, broke is None, not self.planned, path)
-        self.record_demands(peaks, together, mount)
+        return tuple(breaks), self.record_demands(peaks, together, mount)
 
     def peaks(self, motion: Motion, path: CartesianPath, s: np.ndarray, q: np.ndarray) -> list[tuple[int, int, float, float]]:
         """Per joint, the fastest it turns along the path at the commanded speed and acceleration: (joint, segment k
@@ -357,13 +413,13 @@ class _Run:
         joints = range(rates.shape[1])
         return list(zip(joints, fastest.tolist(), rates[fastest, joints].tolist(), ((s[fastest] + s[fastest + 1]) / 2).tolist()))
 
-    def record_demands(self, peaks: list[tuple[MotionRef, float, int, int, float, float]], together: np.ndarray,
-                       mount: _Mount) -> None:
+    def record_demands(self, peaks: list[tuple[int, float, int, int, float, float]], together: np.ndarray,
+                       mount: _Mount) -> tuple:
         """The joint demands of one run of Cartesian motions: both ends of every peak's segment placed and measured at
         once. The Jacobian's smallest singular value (an SVD per configuration) is measured where a joint needs more
         than its limit only; the closed forms' geometric measures everywhere."""
         if not peaks:
-            return
+            return ()
         joints = self.arm.spec.joints
         names, limits = [j.name for j in joints], [float(j.max_speed_deg_s) for j in joints]
         over = {k + e for _, _, j, k, rate, _ in peaks if math.degrees(rate) > limits[j] for e in (0, 1)}
@@ -379,8 +435,8 @@ class _Run:
         lists = [None if v is None else v.tolist() for v in (measures.shoulder_mm, measures.elbow_sin, measures.wrist_sin)]
         at = {k: Proximity(tuple(tcp[n]), sigma_n, *(None if v is None else v[n] for v in lists))
               for n, (k, sigma_n) in enumerate(zip(used, sigma.tolist()))}
-        self.demands.extend(JointDemand(ref, j + 1, names[j], math.degrees(rate), limits[j], s, (at[k], at[k + 1]), velocity)
-                            for ref, velocity, j, k, rate, s in peaks)
+        return tuple((motion, j + 1, names[j], math.degrees(rate), limits[j], s, (at[k], at[k + 1]), velocity)
+                     for motion, velocity, j, k, rate, s in peaks)
 
     def ref(self, motion: Motion, mount: _Mount) -> MotionRef:
         return MotionRef(motion.step, motion.span, motion.command, motion.path, motion.target.label, mount.label)
@@ -441,11 +497,25 @@ class _Run:
                 if self.closest[0] is None or result.world[b, k] < self.closest[0]:
                     other = self.scene.targets[int(result.world_target[b, k])] if result.world_target[b, k] >= 0 else ""
                     self.closest = (float(result.world[b, k]), (p.ref.step, bodies.bodies[b].name, other))
-            tcp = self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3]
-            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), self.times(p, result), tcp, p.complete, result.proven,
+            tcp, times = self.placed(p, result)
+            motions.append(SimulatedMotion(p.ref, result.s, np.degrees(result.q), times, tcp, p.complete, result.proven,
                                            p.mount.shape))
             approaches.extend(self.approaches(p, result, tcp, bodies))
         return tuple(motions), tuple(approaches)
+
+    def placed(self, p: _Planned, result: SweptPath) -> tuple[np.ndarray, np.ndarray]:
+        """The TCP position and the time at every sample of a swept motion; remembered with the swept motion (`PLACED`)
+        for the same tool, arm and timing, as long as the sweep cache keeps it."""
+        key = (_Same(self.arm), p.mount.tcp.tobytes(), p.cartesian is None, p.motion.velocity, p.motion.acceleration)
+        with _PLACED_LOCK:
+            found = PLACED.get(result, {}).get(key)
+        if found is None:
+            found = (self.arm.tcp_pose(result.q, p.mount.tcp)[:, :3, 3], self.times(p, result))
+            for array in found:
+                array.setflags(write=False)
+            with _PLACED_LOCK:
+                PLACED.setdefault(result, {})[key] = found
+        return found
 
     def times(self, p: _Planned, result: SweptPath) -> np.ndarray:
         if len(result.s) < 2:
@@ -487,6 +557,79 @@ class _Run:
                                     float(result.s[k]), _xyz_row(tcp[k]), _point(result.own_points[n, k, 0]), 0.0,
                                     float(result.own[n, 0]) if first else None))
         return out
+
+
+class _Same:
+    """An object compared by identity (an `Arm` is immutable once made; the key keeps it alive)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+class TrackedRuns:
+    """Runs of Cartesian motions already followed on their branch (`_Run._track`), by value (`_Run._run_key`), and a
+    plan's Cartesian targets solved at once (`_Run.solve_targets`, by the arm and the flange targets' bytes); least
+    recently used dropped beyond `limit` bytes; safe across threads. A candidate the repair verifies differs from the
+    plan before it in a motion or two and has the same targets: the runs before (and after, when it ends where it
+    did) and the targets' solutions are the same values, so computing them again would give the same arrays to the
+    last bit. Cached arrays are read-only."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[tuple, tuple[tuple, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: tuple, value: tuple) -> None:
+        if key[0] == "targets":  # a plan's Cartesian targets solved at once: (solutions, valid)
+            arrays, paths = list(value), 0
+        elif key[0] == "recorded":  # a run's breaks and joint demands (small tuples)
+            arrays, paths = [], 1 + len(value[1]) // 8
+        else:
+            tracked, _, q = value
+            arrays = [q] + [a for _, _, poses, samples, _, q1 in tracked for a in (poses, samples.s, samples.q, q1) if a is not None]
+            paths = len(tracked)
+        for array in arrays:
+            array.setflags(write=False)
+        size = sum(a.nbytes for a in arrays) + 2048 * paths + len(key[-1]) // 4  # the paths' own matrices, the key, roughly
+        with self._lock:
+            if key in self._items or size > self.limit:
+                return
+            self._items[key] = (value, size)
+            self._size += size
+            while self._size > self.limit:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+#: Per swept motion (`sweep.SweptPath`, the sweep cache's object: gone when it drops it), its TCP positions and sample
+#: times by tool, arm and timing (`_Run.placed`).
+PLACED: "weakref.WeakKeyDictionary[SweptPath, dict]" = weakref.WeakKeyDictionary()
+_PLACED_LOCK = threading.Lock()
+
+#: Followed runs remembered per process (a run: a few kB to a few hundred kB).
+TRACKED = TrackedRuns(32 * 2**20)
 
 
 def _joins(other: Execution, items: list, i: int, q: np.ndarray) -> bool:

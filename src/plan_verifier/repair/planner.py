@@ -9,9 +9,12 @@ edge when that bound, sampled finely enough, proves the whole joint move clear
 (`MotionModel.quick_move_clear`). The path found is then shortened with the checks'
 own sweep (`MotionModel.joint_move_clear`), so what comes back is a path the checks
 pass. The search is bounded by a number of collision checks, not by
-time, so how far it goes does not depend on the machine's load. OMPL's random stream
-is seeded once per process (`SEED`; OMPL takes its seed before the first planner
-only), so a process gives the same paths for the same sequence of queries.
+time, so how far it goes does not depend on the machine's load. Every query starts
+OMPL's random stream afresh from `SEED` (`ompl.util.RNG.setSeed` before the query's
+planner is made: after the first seeds OMPL no longer changes the seed it reports,
+but still restarts the generator that seeds each new planner and sampler), so a
+query's path is a function of its inputs only — the same alone, after other
+queries, or in a node that has served many requests.
 
 The path is then shortened the way a robot programmer would want it: from each kept
 configuration, the farthest later one that a straight joint move reaches clear is
@@ -42,7 +45,6 @@ SEARCH_SECONDS = 1.5
 RANGE_RAD = 0.8
 
 _lock = threading.Lock()  # OMPL's Python callbacks and its global log/seed state: one query at a time
-_seeded = False
 
 
 class PlannerUnavailable(RuntimeError):
@@ -50,15 +52,14 @@ class PlannerUnavailable(RuntimeError):
 
 
 def _ompl():
-    global _seeded
+    """OMPL's modules, its random stream restarted from `SEED` (call with `_lock` held, right before a query's planner
+    and space are made: every RNG they make draws its seed from that stream)."""
     try:
         from ompl import base as ob, geometric as og, util as ou
     except ImportError as exc:  # pragma: no cover - ompl is pinned in requirements/core.txt
         raise PlannerUnavailable(f"the motion planner (ompl) cannot be imported: {exc}") from None
-    if not _seeded:
-        ou.setLogLevel(ou.LOG_NONE)
-        ou.RNG.setSeed(SEED)
-        _seeded = True
+    ou.setLogLevel(ou.LOG_NONE)  # also silences OMPL's "random number generation already started" on a later reseed
+    ou.RNG.setSeed(SEED)
     return ob, og
 
 
