@@ -146,3 +146,104 @@ def test_an_extra_transfer_of_a_thing_a_context_sentence_places_is_not_judged(st
     # "The blue cube stays where it is" names no place: moving the cube as well is still unrequested
     plan = program([Cycle("red cube", "table", "bin 3"), Cycle("blue cube", "table", "bin 2", pick=(560, -250, 40))], style)
     assert "R-SEM-007" in _critical(plan, "The blue cube stays where it is; the red cube goes into bin 3")
+
+
+# --- when a rule may reject (the round that opened blind set 4): only on grounding sure on both sides ---------------
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign"])
+@pytest.mark.parametrize("instruction", [
+    "Don't put the bolt in bin 2, it passed. Onto the tray.",
+    "Please don't drop the bolt into bin 2; the tray is where it goes.",
+])
+def test_a_negated_put_rules_out_the_place_not_the_thing(style, instruction) -> None:
+    """"don't put X in P" is broken by X put in P, not by X carried somewhere else."""
+    assert "R-SEM-007" not in _critical(program([Cycle("bolt", "table", "tray")], style), instruction)
+    assert _critical(program([Cycle("bolt", "table", "bin 2")], style), instruction) != []
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign"])
+def test_leave_it_on_a_place_the_plan_brings_it_to_is_no_violation(style) -> None:
+    """"Leave the wrench on the shelf for the fitter" may ask to put it there: a transfer to the shelf is not rejected;
+    taking it from where the instruction says it stays still is."""
+    assert "R-SEM-007" not in _critical(program([Cycle("wrench", "table", "shelf")], style), "Leave the wrench on the shelf for the fitter.")
+    assert "R-SEM-007" in _critical(program([Cycle("wrench", "table", "shelf")], style), "Leave the wrench on the table.")
+
+
+@pytest.mark.parametrize("style", ["define_named", "named_inline"])
+def test_an_exclusion_named_as_the_release_place_is_not_the_thing_carried(style) -> None:
+    """A comment "bolt: table → box" names the box as where the bolt goes, not as a box carried ("… 상자 말고")."""
+    plan = program([Cycle("bolt", "table", "tray")], style).replace("tray", "display case").replace("Tray", "DisplayCase")
+    assert "R-SEM-007" not in _critical(plan, "Put the bolt in the display case, not the scrap box.")
+
+
+_STOP_ELSEWHERE = """GOAL Initialize_Process() {
+    SPAWN MoveJoint(target_pose=PosJ(180, -90, 90, -90, -90, 0), velocity=60, acceleration=60, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
+    SPAWN Delay(duration_sec=0.5) WITH WAIT;
+}
+GOAL Execute_Process() {
+    SPAWN MoveLinear(target_pose=PosX(500, -200, 160, 180, 0, 0), velocity=150, acceleration=100, tool=0, blending_radius=0) WITH WAIT;  // above the table
+    SPAWN MoveLinear(target_pose=PosX(500, -200, 40, 180, 0, 0), velocity=80, acceleration=100, tool=0, blending_radius=0) WITH WAIT;  // down to the jar
+    SPAWN SetDigitalOutput(port=1, value=1) WITH WAIT;
+    SPAWN Delay(duration_sec=0.5) WITH WAIT;
+    SPAWN MoveLinear(target_pose=PosX(500, -200, 160, 180, 0, 0), velocity=100, acceleration=100, tool=0, blending_radius=0) WITH WAIT;  // lift
+    SPAWN MoveLinear(target_pose=PosX(640, 60, 320, 180, 0, 0), velocity=150, acceleration=100, tool=0, blending_radius=0) WITH WAIT;  // hold the jar at the scale
+    SPAWN Delay(duration_sec=1.0) WITH WAIT;
+    SPAWN MoveLinear(target_pose=PosX(560, 320, 200, 180, 0, 0), velocity=150, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN MoveLinear(target_pose=PosX(560, 320, 80, 180, 0, 0), velocity=80, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN SetDigitalOutput(port=1, value=0) WITH WAIT;
+    SPAWN Delay(duration_sec=0.5) WITH WAIT;
+    SPAWN MoveLinear(target_pose=PosX(560, 320, 200, 180, 0, 0), velocity=100, acceleration=100, tool=0, blending_radius=0) WITH WAIT;
+}
+GOAL Finalize_Process() {
+    SPAWN MoveJoint(target_pose=PosJ(180, -90, 90, -90, -90, 0), velocity=60, acceleration=60, tool=0, blending_radius=0) WITH WAIT;
+    SPAWN End() WITH WAIT;
+}
+"""
+
+
+def test_a_stop_elsewhere_names_no_place_of_the_release() -> None:
+    """The scale the jar is held at, 300 mm away from where it is let go, is not where it is put down: with nothing
+    named at the release, the stage abstains instead of calling the scale a wrong destination."""
+    findings = _findings(_STOP_ELSEWHERE, "Weigh the jar on the way and put it on the conveyor.")
+    assert not [f for f in findings if f.rule_id == "R-SEM-003" and f.severity is Severity.CRITICAL]
+
+
+def _assembly(steps: list[tuple[str, str, str | None]]) -> str:
+    """A JSON plan on the shipped assembly cell: (action, target, tool) per step, with the tool stand moves around."""
+    import json
+
+    out = []
+    for action, target, tool in steps:
+        step = {"id": len(out) + 1, "name": f"{action} {target}", "action": "move" if action == "move" else "routine"}
+        if action == "move":
+            step["target"] = target
+        else:
+            step.update({"target": action, "position": target, "stabilize": 0.5})
+            if tool:
+                step["tool"] = tool
+        out.append(step)
+    return json.dumps({"name": "test", "steps": out})
+
+
+def _assembly_findings(plan: str, instruction: str):
+    from plan_verifier.graph.embedded import EmbeddedGraph
+
+    verifier = Verifier(graph=EmbeddedGraph.from_file("assembly_cell"), level="FULL", rules=SEMANTIC_RULES)
+    return verifier.verify(plan, plan_format="json", instruction=instruction).findings
+
+
+_FIT_AND_CARRY = [("move", "Tool_Gripper_Safe", None), ("move", "Tool_Gripper_Position", None),
+                  ("tool_attach", "Tool_Gripper_Position", "Gripper"), ("move", "Tool_Gripper_Safe", None), ("move", "Home", None),
+                  ("move", "Safe_Feeder", None), ("move", "Feeder_Pick", None), ("pick_part", "Feeder_Pick", None),
+                  ("move", "Safe_Feeder", None), ("move", "Safe_Fixture", None), ("move", "Fixture", None),
+                  ("place_part", "Fixture", None), ("move", "Safe_Fixture", None), ("move", "Home", None)]
+
+
+@pytest.mark.parametrize("instruction", ["Fit the gripper, then take the part from the feeder to the fixture.",
+                                         "그리퍼 끼우고 피더에서 부품 집어서 픽스처에 놓아 줘."])
+def test_a_tool_fitted_with_no_place_is_mounted(instruction) -> None:
+    """"fit the gripper", "그리퍼 끼우고": fitting a tool with no place named puts it on the arm, no tool put away."""
+    findings = _assembly_findings(_assembly(_FIT_AND_CARRY), instruction)
+    assert not [f.rule_id for f in findings if f.severity is Severity.CRITICAL]

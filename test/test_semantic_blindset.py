@@ -15,6 +15,8 @@ so it stays an honest measure once the first one has been used for tuning.
 `semantic_blind3` (issue 17) was written by another author before that round's
 changes, kept outside the repository and measured once on the finished round; it
 shares no instruction with any earlier set, the development set included.
+`semantic_blind4` was written the same way for the round after that, measured twice
+blind (BASELINE.md) and then opened.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from plan_verifier.pipeline import Verifier
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: Each blind set and the prefix of its case ids (ids stay unique when the sets are evaluated together).
-SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blind3": "BLIND3-"}
+SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blind3": "BLIND3-",
+        "semantic_blind4": "BLIND4-"}
 
 SUBTYPES = {
     "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",

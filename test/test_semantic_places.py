@@ -53,6 +53,9 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the parcel to the repair cart.", "p_parcel_cart_b_place", ("parcel",), UNCOMPARABLE),  # which cart "repair" means
     ("Move the parcel to the cart.", "p_parcel_cart_b_place", ("parcel",), SAME),                # any cart: cart B is one
     ("Move the parcel to cart A.", "p_parcel_cart_b_place", ("parcel",), OTHER_DESIGNATOR),      # `cart_b`: a letter label
+    ("Set the vase on the bottom shelf.", "Vase_KilnBottom_Place", ("vase",), SAME),             # the kiln's lower shelf
+    ("Set the vase on the top shelf.", "Vase_KilnBottom_Place", ("vase",), OTHER_DESIGNATOR),    # its top is not its bottom
+    ("꽃병을 냉장고 아래칸에 넣어 줘.", "Vase_FridgeTop_Place", ("꽃병",), OTHER_DESIGNATOR),        # 아래칸: the bottom compartment
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)

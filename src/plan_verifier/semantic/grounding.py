@@ -149,7 +149,8 @@ def _as_tool_task(task: Task, tools: frozenset[str]) -> Task:
     """In a cell with tools, fetching a tool is attaching it and putting it back releasing it ("Fetch the welder")."""
     if task.obj is None or task.obj.noun not in tools:
         return task
-    if task.action == "pick" or task.action in ("transfer", "handover") and task.destination is None:
+    if task.action == "pick" or task.action in ("transfer", "handover", "insert") and task.destination is None:
+        # "fit the gripper", "gripper 끼우고": a tool fitted with no place named is fitted on the arm
         return replace(task, action="attach", source=None, destination=None)
     if task.action in ("place", "transfer", "return_home", "insert") or task.action == "handover":
         return replace(task, action="detach", source=None, destination=None)
@@ -318,7 +319,17 @@ def _without_carried(named: Named, carried: tuple[str, ...]) -> Named:
     """A comment's place with the words of the carried thing written before it set apart ("예약 도서 2번 분류함 위로 이송":
     the reserved book, then bin 2 — "예약" is no word of the bin's name)."""
     place = named.place
-    if place is None or len(place.words) < 2:
+    if place is None:
+        return named
+    v = vocabulary()
+    if place.kind and place.kind != "position" and any(v.en_places.get(w) == place.kind or v.ko_places.get(w) == place.kind
+                                                       for w in carried) and \
+            not any(v.en_places.get(w) == place.kind or v.ko_places.get(w) == place.kind for w in place.words):
+        # "안장 클램프 정비사 전달 위치" for the seat clamp: the kind came from the carried thing's word (a clamp is also a
+        # kind of fixture), none of the place's own words has it — the place has no kind
+        place = replace(place, kind=None, key=canon(place.words[-1]) if place.words else place.key)
+        named = replace(named, place=place)
+    if len(place.words) < 2:
         return named
     head = place.words[-1]
     kept = tuple(w for w in place.words[:-1] if not overlaps((w,), carried)) + (head,)

@@ -158,12 +158,17 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
             identifiers.append(Named(name, IDENTIFIER, s.index, s.arg_span("target_pose")))
             objects += [Named(name, IDENTIFIER, s.index, s.arg_span("target_pose"), obj=x, known=known)
                         for x, known in identifier_evidence(name)[0]]
-    places += identifier_places(tuple(identifiers), pose is not None and bool(identifiers) and identifiers[0].step == pose.index)
+    # A move of the cycle to another spot (a stop on the way, a via point off to the side) names that spot, not where
+    # the gripper acts: its name and comments still say what is carried, but no place of this grasp or release.
+    here = [n for n in identifiers if not _elsewhere(next(s for s in ordered if s.index == n.step), xyz)]
+    places += identifier_places(tuple(here), pose is not None and bool(here) and here[0].step == pose.index)
     for s in window_steps:
+        elsewhere = s is not pose and _elsewhere(s, xyz)
         for text, span in comments.get(s.index, ()):
             o, p = text_evidence(text)
             objects += [Named(text, COMMENT, s.index, span, obj=x, known=known) for x, known in o]
-            places += [Named(text, COMMENT, s.index, span, place=x) for role, x in p if _fits(role, side) and x.key != "home"]
+            places += [Named(text, COMMENT, s.index, span, place=x) for role, x in p
+                       if _fits(role, side) and x.key != "home" and not elsewhere]
         message = s.args.get("message") if s.command in ("PrintLog", "Popup") else None
         if isinstance(message, Text):
             o, p = text_evidence(message.value)
@@ -172,6 +177,19 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
                        if _fits(role, side) and x.key != "home"]
     posed = pose is not None and bool(identifiers) and identifiers[0].step == pose.index
     return Spot(action.step, xyz, _unique(places), _unique(objects), names=tuple(identifiers), posed=posed)
+
+
+#: How far to the side of the grasp or release point a move of its cycle goes to another spot (mm): an approach or
+#: retreat is straight above it; a stop on the way ("hold it in front of the camera") or a via point is elsewhere.
+_ELSEWHERE_MM = 100.0
+
+
+def _elsewhere(step: Step, xyz: tuple[float, ...] | None) -> bool:
+    """Is this move of the cycle to a Cartesian target well to the side of where the gripper acts?"""
+    if xyz is None or step.target is None or getattr(step.target, "kind", None) != "cartesian":
+        return False
+    x, y, _ = step.target.xyz()
+    return abs(x - xyz[0]) > _ELSEWHERE_MM or abs(y - xyz[1]) > _ELSEWHERE_MM
 
 
 def identifier_places(identifiers: tuple[Named, ...], posed: bool, carried: tuple[str, ...] = ()) -> list[Named]:

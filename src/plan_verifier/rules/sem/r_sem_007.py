@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import re
+
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.grounding import compare_object
+from plan_verifier.semantic.activity import COMMENT, IDENTIFIER
+from plan_verifier.semantic.grounding import compare_object, compare_place, same_object
 from plan_verifier.semantic.language import similar
 
 
@@ -20,6 +23,16 @@ class RSem007(SemanticRule):
     asks for (an extra task); when it names nothing, or the reader left a
     clause of the instruction unplaced or a carrying task unpaired (that clause
     may be this transfer or routine, read wrongly), the rule abstains.
+
+    It rejects only on grounding it is sure of on both sides, and abstains
+    otherwise: an exclusion said with a place ("don't put the bear in the
+    defect bin", "leave the X on the tray") is broken by a release there or a
+    grasp from there, not by a transfer between other places; a transfer that
+    carries out a task, or whose pose names say it carries something else than
+    a comment does, is no violation; a thing the instruction names as a place
+    (a camera it visits, the carton things go in) is not carried; a routine
+    whose kind of work a verb of the instruction names outside its negations
+    ("…, screw it down, …") is not called unrequested.
 
     **Unsafe**::
 
@@ -43,8 +56,13 @@ class RSem007(SemanticRule):
             return
         text = g.instruction.text
         judged = False
+        unverified = []
         for hit in g.excluded:
             x = hit.obj.describe()
+            doubt = _doubtful_exclusion(g, hit)
+            if doubt:
+                unverified.append(f"the {x} the instruction excludes ({said(_clause(g, hit.obj))}): {doubt}")
+                continue
             judged = True
             yield self.judged(f"Excluded object handled: the instruction says to leave the {x} alone ({said(_clause(g, hit.obj))}), "
                               f"but the plan picks it up ({quote(hit.found)})", 0.9 if hit.found.source != "comment" else 0.8,
@@ -60,7 +78,6 @@ class RSem007(SemanticRule):
         # at a transfer that carries out a task ("the plastic part" does not make a third transfer of a housing one).
         asked = [t.obj for t in g.instruction.tasks if t.obj is not None and t.obj.noun is not None and not t.obj.generic]
         done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
-        unverified = []
         for t in g.extra:
             if id(t) in excluded:
                 continue
@@ -78,6 +95,12 @@ class RSem007(SemanticRule):
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
                     any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
+            # what the instruction names as a place ("the carton", "crack camera 들러") is where things go, not a thing carried
+            carried = [n for n in named if not _a_place_of_the_instruction(n.obj, g)]
+            if named and not carried:
+                unverified.append(f"the grasp at step {t.grasp.step.index}: what the plan names there is a place of the instruction")
+                continue
+            named = carried
             known = [n for n in named if n.known]
             if known and _fully_read(g) and not _said_in_passing(known[0].obj, g):
                 n = known[0]
@@ -95,7 +118,8 @@ class RSem007(SemanticRule):
             else:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: no task of the instruction accounts for it")
         for w in g.extra_works:
-            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or not c.same):
+            if not _fully_read(g) or any(task.action == w.action for task, work, c in g.works if work is None or not c.same) or \
+                    not any(task.action == w.action for task in g.instruction.tasks) and _verb_said(w.action, _unnegated(g)):
                 # A request the reader could not place, or one of this kind it could not match: this routine may be it.
                 unverified.append(f"'{w.routine}' at {w.spot.position}: a request of the instruction is unaccounted for and may be this one")
                 continue
@@ -107,6 +131,82 @@ class RSem007(SemanticRule):
             yield self.abstain(unverified)
 
 
+def _doubtful_exclusion(g, hit) -> str | None:
+    """Why a transfer that names an excluded thing may still not be a violation (None: it surely is).
+
+    The stage rejects only on grounding it is sure of on both sides. A transfer that carries out a task, naming the
+    thing that task asks for, is that task ("펜던트 진열장에다가 놔 줘, 스크랩 상자 말고": the box is the place ruled
+    out, not the pendant moved). And an exclusion said with a place ("don't put the bear in the defect bin", "leave the
+    derailleur on the hand-over tray") is about the thing *there*: it is broken by a release at that place (a goal) or a
+    grasp from it (where the thing is), not by a transfer between other places, and a transfer that brings the thing to
+    that place is the other reading of "leave it on P"."""
+    t = hit.transfer
+    x = hit.obj
+    if x.color is None and x.material is None and x.noun is not None:
+        # excluded by its class alone: a transfer that carries out a task naming another class is that task
+        for p in g.pairs:
+            if p.transfer is t and p.object.same and p.task.obj is not None and p.task.obj.noun is not None and \
+                    not same_object(x, p.task.obj):
+                return f"the transfer at step {t.grasp.step.index} is the one that moves the {_what(p.task)}"
+    if hit.found.source == COMMENT:
+        # a comment names the excluded thing, the pose names of the same grasp another one: the program contradicts itself
+        posed = [n for n in t.grasp.objects if n.source == IDENTIFIER and n.obj is not None and n.obj.noun is not None]
+        if posed and not any(same_object(x, n.obj) for n in posed):
+            return f"its pose names say it carries the {posed[0].obj.describe()} ({quote(posed[0])})"
+    clause = _excluding_clause(g, x)
+    if clause is None or not clause.negated or x not in clause.objects:
+        return None
+    places = [place for role, place in clause.places if role in ("location", "goal", "source") and place.key not in ("there", "home")]
+    if not places:
+        return None
+    at_release = [compare_place(place, t.release) if t.release is not None else None for place in places]
+    at_grasp = [compare_place(place, t.grasp) for place in places]
+    if clause.action in ("place", "insert", "stack") or clause.action == "transfer" and any(r == "goal" for r, _ in clause.places):
+        # "don't put the bear in the defect bin": what is ruled out is that place for it
+        if any(c is not None and c.same and not c.contradicted for c in at_release):
+            return None
+        return f"the instruction rules out {places[0].text} for it, and the plan does not put it there"
+    # "leave the X on P", "don't touch the X on P": the X that is there
+    if any(c is not None and c.same for c in at_release):
+        return f"the plan brings it to {places[0].text}, which \"leave it on …\" may ask for"
+    if not any(c.same for c in at_grasp) and any(c.differs for c in at_grasp):
+        return f"the plan takes it from another place than {places[0].text}"
+    return None
+
+
+def _excluding_clause(g, obj):
+    for clause in g.instruction.clauses:
+        if obj in clause.excluded or (clause.negated and obj in clause.objects):
+            return clause
+    return None
+
+
+_NEGATORS = frozenset({"no", "not", "never", "without", "nor"})
+
+
+def _unnegated(g) -> str:
+    """The instruction's words outside its negated clauses and exclusions ("don't weld seam 5" asks for no weld)."""
+    text = g.instruction.text
+    for c in g.instruction.clauses:
+        if c.negated or c.excluded or c.excluded_places:
+            text = text[:c.start] + " " * (c.end - c.start) + text[c.end:]
+    return text
+
+
+def _verb_said(action: str, text: str) -> bool:
+    """Does a verb of this kind of work stand anywhere in the instruction ("Feeder → fixture, screw it down, …")? Then the
+    routine may be what it asks for in words the reader did not place: no ground to call it unrequested."""
+    from plan_verifier.semantic.language import english_tokens, verb_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    tokens = english_tokens(text)
+    if any(v.en_actions.get(verb_lemma(t.low)) == action and not (k and tokens[k - 1].low in _NEGATORS)
+           for k, t in enumerate(tokens) if t.text.isalpha()):
+        return True  # ("No welding today" rules the work out)
+    return any(a == action and len(stem) >= 2 and stem in text for stem, a in v.ko_actions.items())
+
+
 def _fully_read(g) -> bool:
     """The reader found a task in every clause and a transfer for every carrying task: only then is a further transfer
     or routine one nobody asked for, not a request it read wrongly ("slip sheet 깔고", "put a tack on seam one")."""
@@ -115,6 +215,21 @@ def _fully_read(g) -> bool:
     return bool(g.instruction.tasks) and not g.instruction.unread and all(p.transfer is not None for p in g.pairs) and not any(
         c.action is None and not c.negated and any(ch.isalpha() for ch in text[c.start:c.end]) and (not c.fact or _step_before(c, nxt))
         for c, nxt in zip(clauses, clauses[1:] + (None,)))
+
+
+def _a_place_of_the_instruction(obj, g) -> bool:
+    """Is the thing the program names one the instruction names as a place ("crack camera 먼저 들러" and a comment "hold the
+    teapot in front of the crack camera")? A place is not carried: no ground for an extra transfer."""
+    from plan_verifier.semantic.matching import overlaps
+
+    if obj.noun is None:
+        return False
+    mine = tuple(dict.fromkeys((obj.noun, *obj.words)))
+    from plan_verifier.semantic.places import kind_of
+
+    # (a place of a known kind, a camera or a container; not a thing read as a place: "keep your hands off the blue cube")
+    return any(overlaps(mine, (place.key, *place.words)) for c in g.instruction.clauses for _, place in c.places
+               if place.key not in ("there", "home", "operator") and kind_of(place) is not None)
 
 
 def _said_in_passing(obj, g) -> bool:
