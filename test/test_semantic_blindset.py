@@ -16,7 +16,8 @@ so it stays an honest measure once the first one has been used for tuning.
 changes, kept outside the repository and measured once on the finished round; it
 shares no instruction with any earlier set, the development set included.
 `semantic_blind4` was written the same way for the round after that, measured twice
-blind (BASELINE.md) and then opened.
+blind (BASELINE.md) and then opened; `semantic_blind5` measured that round, twice
+blind, and is still unopened.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ from plan_verifier.pipeline import Verifier
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: Each blind set and the prefix of its case ids (ids stay unique when the sets are evaluated together).
 SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blind3": "BLIND3-",
-        "semantic_blind4": "BLIND4-"}
+        "semantic_blind4": "BLIND4-", "semantic_blind5": "BLIND5-"}
+
+#: Sets written thinner than the usual mix, as their README says: blind 5 has two wrong-action
+#: cases and a third of it (not 35 %) in Korean alone (43 % with the mixed ones).
+THINNER = {"semantic_blind5": {"min_per_mistake": 2, "korean_share": 0.30}}
 
 SUBTYPES = {
     "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",
@@ -78,13 +83,15 @@ def verifiers() -> dict:
 @pytest.mark.parametrize("name", SETS)
 def test_size_and_mix(name: str) -> None:
     cases = CASES[name]
+    thinner = THINNER.get(name, {})
     assert len(cases) >= 200
     verdicts = collections.Counter(case["expected_verdict"] for _, case in cases)
     assert min(verdicts["PASS"], verdicts["FAIL"]) >= 0.35 * len(cases), verdicts
     subtypes = collections.Counter(case["error_subtype"] for _, case in cases if case["error_subtype"])
-    assert set(subtypes) == SUBTYPES and min(subtypes.values()) >= 5, subtypes
+    assert set(subtypes) == SUBTYPES and min(subtypes.values()) >= thinner.get("min_per_mistake", 5), subtypes
     languages = collections.Counter(case["language"] for _, case in cases)
-    assert languages["ko"] >= 0.35 * len(cases) and languages["ko"] + languages["mixed"] >= 0.40 * len(cases), languages
+    assert languages["ko"] >= thinner.get("korean_share", 0.35) * len(cases), languages
+    assert languages["ko"] + languages["mixed"] >= 0.40 * len(cases), languages
     assert {case["style"] for _, case in cases} == STYLES
     assert {case["cell"] for _, case in cases if case["plan_format"] == "json"} == CELLS
     # correct programs with names that say little or nothing, so the grader's abstention is measured too
