@@ -39,8 +39,9 @@ SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blin
         "semantic_blind4": "BLIND4-", "semantic_blind5": "BLIND5-"}
 
 #: Sets written thinner than the usual mix, as their README says: blind 5 has two wrong-action
-#: cases and a third of it (not 35 %) in Korean alone (43 % with the mixed ones).
-THINNER = {"semantic_blind5": {"min_per_mistake": 2, "korean_share": 0.30}}
+#: cases, a third of it (not 35 %) in Korean alone (43 % with the mixed ones) and six correct
+#: programs with opaque names.
+THINNER = {"semantic_blind5": {"min_per_mistake": 2, "korean_share": 0.30, "opaque_correct": 6}}
 
 SUBTYPES = {
     "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",
@@ -95,7 +96,8 @@ def test_size_and_mix(name: str) -> None:
     assert {case["style"] for _, case in cases} == STYLES
     assert {case["cell"] for _, case in cases if case["plan_format"] == "json"} == CELLS
     # correct programs with names that say little or nothing, so the grader's abstention is measured too
-    assert sum(1 for _, c in cases if "opaque_names" in c["tags"] and c["expected_verdict"] == "PASS") >= 10
+    opaque_correct = sum(1 for _, c in cases if "opaque_names" in c["tags"] and c["expected_verdict"] == "PASS")
+    assert opaque_correct >= thinner.get("opaque_correct", 10)
 
 
 def test_ids_are_unique_and_blind() -> None:
