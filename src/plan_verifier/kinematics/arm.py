@@ -13,6 +13,7 @@ from typing import Sequence, Union
 
 import numpy as np
 
+from plan_verifier.caching import ByIdentity
 from plan_verifier.kinematics.chain import Chain, chain_of
 from plan_verifier.kinematics.dh_fit import fit_dh
 from plan_verifier.kinematics.ik_numeric import ORIENTATION_WEIGHT_MM, NumericResult, seeds, solve_numeric
@@ -445,27 +446,12 @@ def _meeting_point(chain) -> np.ndarray:
     return origin + t * axis6
 
 
-class _ByIdentity:
-    """Specs hold lists, so they are not hashable; they are immutable, so identity will do."""
-
-    __slots__ = ("spec",)
-
-    def __init__(self, spec: RobotSpec):
-        self.spec = spec
-
-    def __hash__(self) -> int:
-        return id(self.spec)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ByIdentity) and other.spec is self.spec
-
-
 @functools.lru_cache(maxsize=64)
-def _arm(key: _ByIdentity) -> Arm:
-    return Arm(key.spec)
+def _arm(key: ByIdentity) -> Arm:
+    return Arm(key.value)
 
 
 def arm_for(spec: RobotSpec) -> Arm:
     """The (cached) kinematics of a spec; NoKinematicsError when it has none."""
-    return _arm(_ByIdentity(spec))
+    return _arm(ByIdentity(spec))
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from plan_verifier.caching import ByIdentity, BytesLRU
 from plan_verifier.collision.frames import pose_matrix as cell_pose_matrix
 from plan_verifier.collision.scene import Scene
 from plan_verifier.collision.tool_shape import ToolShape
@@ -233,7 +233,7 @@ class _Run:
         if not jobs:
             return
         flanges = np.array([j[3] for j in jobs])
-        key = ("targets", _Same(self.arm), flanges.tobytes())
+        key = ("targets", ByIdentity(self.arm), flanges.tobytes())
         found_all = TRACKED.get(key)
         if found_all is None:
             found_all = self.arm.ik_batch(flanges, np.eye(4))
@@ -311,7 +311,7 @@ class _Run:
             parts.append((motion.path, target.pose, target.joints_deg, target.convention,
                           None if solved is None else (solved.shape, solved.tobytes()),
                           None if via is None else (via.pose, via.joints_deg, via.convention)))
-        return (_Same(self.arm), mount.tcp.tobytes(), np.asarray(q, dtype=float).tobytes(), tuple(parts))
+        return (ByIdentity(self.arm), mount.tcp.tobytes(), np.asarray(q, dtype=float).tobytes(), tuple(parts))
 
     def _track(self, items, run: list[int], mount: _Mount, q: np.ndarray) -> tuple:
         """A run of linear/circular moves followed on the controller's branch from `q`: ((offset in the run, path,
@@ -506,7 +506,7 @@ class _Run:
     def placed(self, p: _Planned, result: SweptPath) -> tuple[np.ndarray, np.ndarray]:
         """The TCP position and the time at every sample of a swept motion; remembered with the swept motion (`PLACED`)
         for the same tool, arm and timing, as long as the sweep cache keeps it."""
-        key = (_Same(self.arm), p.mount.tcp.tobytes(), p.cartesian is None, p.motion.velocity, p.motion.acceleration)
+        key = (ByIdentity(self.arm), p.mount.tcp.tobytes(), p.cartesian is None, p.motion.velocity, p.motion.acceleration)
         with _PLACED_LOCK:
             found = PLACED.get(result, {}).get(key)
         if found is None:
@@ -559,42 +559,13 @@ class _Run:
         return out
 
 
-class _Same:
-    """An object compared by identity (an `Arm` is immutable once made; the key keeps it alive)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any):
-        self.value = value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.value is self.value
-
-
-class TrackedRuns:
+class TrackedRuns(BytesLRU[tuple]):
     """Runs of Cartesian motions already followed on their branch (`_Run._track`), by value (`_Run._run_key`), and a
     plan's Cartesian targets solved at once (`_Run.solve_targets`, by the arm and the flange targets' bytes); least
     recently used dropped beyond `limit` bytes; safe across threads. A candidate the repair verifies differs from the
     plan before it in a motion or two and has the same targets: the runs before (and after, when it ends where it
     did) and the targets' solutions are the same values, so computing them again would give the same arrays to the
     last bit. Cached arrays are read-only."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._items: OrderedDict[tuple, tuple[tuple, int]] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple) -> tuple | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                return None
-            self._items.move_to_end(key)
-            return found[0]
 
     def put(self, key: tuple, value: tuple) -> None:
         if key[0] == "targets":  # a plan's Cartesian targets solved at once: (solutions, valid)
@@ -607,20 +578,7 @@ class TrackedRuns:
             paths = len(tracked)
         for array in arrays:
             array.setflags(write=False)
-        size = sum(a.nbytes for a in arrays) + 2048 * paths + len(key[-1]) // 4  # the paths' own matrices, the key, roughly
-        with self._lock:
-            if key in self._items or size > self.limit:
-                return
-            self._items[key] = (value, size)
-            self._size += size
-            while self._size > self.limit:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self._size -= dropped
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._size = 0
+        self.store(key, value, sum(a.nbytes for a in arrays) + 2048 * paths + len(key[-1]) // 4)  # + the paths' matrices, the key
 
 
 #: Per swept motion (`sweep.SweptPath`, the sweep cache's object: gone when it drops it), its TCP positions and sample

@@ -36,13 +36,12 @@ changes a result (test_sweep.py checks both on whole plans).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
+from plan_verifier.caching import BytesLRU
 from plan_verifier.collision.scene import Body, Distances, Scene
 from plan_verifier.kinematics.bodies import BodySet
 
@@ -210,41 +209,14 @@ def _bytes(values: np.ndarray) -> bytes:
     return np.ascontiguousarray(values, dtype=float).tobytes()
 
 
-class SweepCache:
-    """Swept motions by key, least recently used dropped beyond `limit` bytes; safe across threads."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._items: OrderedDict[Hashable, tuple[SweptPath, int]] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> SweptPath | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                return None
-            self._items.move_to_end(key)
-            return found[0]
+class SweepCache(BytesLRU[SweptPath]):
+    """Swept motions by key, sized by their arrays (made read-only: cached values are shared)."""
 
     def put(self, key: Hashable, result: SweptPath) -> None:
         arrays = (result.s, result.q, result.world, result.world_target, result.world_points, result.own, result.own_points)
         for array in arrays:
             array.setflags(write=False)
-        size = sum(a.nbytes for a in arrays) + len(key[3]) + len(key[4])
-        with self._lock:
-            if key in self._items or size > self.limit:
-                return
-            self._items[key] = (result, size)
-            self._size += size
-            while self._size > self.limit:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self._size -= dropped
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._size = 0
+        self.store(key, result, sum(a.nbytes for a in arrays) + len(key[3]) + len(key[4]))
 
 
 CACHE = SweepCache(CACHE_BYTES)
