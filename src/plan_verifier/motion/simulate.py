@@ -40,7 +40,7 @@ import math
 import threading
 import weakref
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -234,11 +234,7 @@ class _Run:
             return
         flanges = np.array([j[3] for j in jobs])
         key = ("targets", ByIdentity(self.arm), flanges.tobytes())
-        found_all = TRACKED.get(key)
-        if found_all is None:
-            found_all = self.arm.ik_batch(flanges, np.eye(4))
-            TRACKED.put(key, found_all)
-        solutions, ok = found_all  # read-only: the same targets' solutions (a repair's candidates never move a target)
+        solutions, ok = TRACKED.remembered(key, lambda: self.arm.ik_batch(flanges, np.eye(4)))  # read-only: the same targets' solutions (a repair's candidates never move a target)
         for (i, reading, values, flange), found, valid in zip(jobs, solutions, ok):
             item = items[i]
             mount, _ = mounts[i]
@@ -285,12 +281,7 @@ class _Run:
         marks the failure (`self.failed`): the arm stays where it stopped."""
         mount = mounts[run[0]][0]
         key = self._run_key(items, run, mount, q)
-        found = TRACKED.get(key) if key is not None else None
-        if found is None:
-            found = self._track(items, run, mount, q)
-            if key is not None:
-                TRACKED.put(key, found)
-        tracked_at, failed_at, q = found  # read-only: shared with every later run of the same motions
+        tracked_at, failed_at, q = TRACKED.remembered(key, lambda: self._track(items, run, mount, q))  # read-only: shared with every later run of the same motions
         tracked = [(run[k], *rest) for k, *rest in tracked_at]
         failed = None if failed_at is None else run[failed_at]
         self.record(items, mount, tracked, key)
@@ -367,12 +358,7 @@ class _Run:
         if not tracked:
             return
         timed = None if key is None else ("recorded", key, tuple((items[t[0]].velocity, items[t[0]].acceleration) for t in tracked))
-        found = TRACKED.get(timed) if timed is not None else None
-        if found is None:
-            found = self._measured(items, mount, tracked)
-            if timed is not None:
-                TRACKED.put(timed, found)
-        breaks, demands = found
+        breaks, demands = TRACKED.remembered(timed, lambda: self._measured(items, mount, tracked))
         refs = [self.ref(items[t[0]], mount) for t in tracked]
         for k, at, tcp_mm, flip, measured in breaks:
             self.breaks.append(PathBreak(refs[k], at, tcp_mm, flip, measured))
@@ -566,6 +552,15 @@ class TrackedRuns(BytesLRU[tuple]):
     plan before it in a motion or two and has the same targets: the runs before (and after, when it ends where it
     did) and the targets' solutions are the same values, so computing them again would give the same arrays to the
     last bit. Cached arrays are read-only."""
+
+    def remembered(self, key: tuple | None, compute: Callable[[], tuple]) -> tuple:
+        """The value under `key`, computed and kept when missing; with no key (nothing to key it by), computed."""
+        found = self.get(key) if key is not None else None
+        if found is None:
+            found = compute()
+            if key is not None:
+                self.put(key, found)
+        return found
 
     def put(self, key: tuple, value: tuple) -> None:
         if key[0] == "targets":  # a plan's Cartesian targets solved at once: (solutions, valid)
