@@ -139,9 +139,9 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 
 def _refinement(fragment: str) -> PlaceRef | None:
     """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
-    from plan_verifier.semantic.names import _route_end
+    from plan_verifier.semantic.names import route_end
 
-    objects, places = _route_end(fragment.strip().rstrip(".!"))
+    objects, places = route_end(fragment.strip().rstrip(".!"))
     if objects or len(places) != 1:
         return None
     place = places[0][1]

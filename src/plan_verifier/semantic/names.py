@@ -150,13 +150,13 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
     if len(parts) == 2 and all(p.strip() for p in parts):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
-        o_from, p_from = _route_end(origin)
-        o_to, p_to = _route_end(parts[1], goal=True)
+        o_from, p_from = route_end(origin)
+        o_to, p_to = route_end(parts[1], goal=True)
         return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
 
 
-def _route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
+def route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통"), and an English end read as
     the noun phrases it is ("welding cell -> foam station": no verb "weld")."""
     if not has_hangul(text):

@@ -6,7 +6,10 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.activity import COMMENT, IDENTIFIER
 from plan_verifier.semantic.grounding import compare_object, compare_place, same_object
-from plan_verifier.semantic.language import similar
+from plan_verifier.semantic.language import english_tokens, similar, verb_lemma
+from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.places import kind_of
+from plan_verifier.semantic.vocabulary import vocabulary
 
 
 @register
@@ -196,9 +199,6 @@ def _unnegated(g) -> str:
 def _verb_said(action: str, text: str) -> bool:
     """Does a verb of this kind of work stand anywhere in the instruction ("Feeder → fixture, screw it down, …")? Then the
     routine may be what it asks for in words the reader did not place: no ground to call it unrequested."""
-    from plan_verifier.semantic.language import english_tokens, verb_lemma
-    from plan_verifier.semantic.vocabulary import vocabulary
-
     v = vocabulary()
     tokens = english_tokens(text)
     if any(v.en_actions.get(verb_lemma(t.low)) == action and not (k and tokens[k - 1].low in _NEGATORS)
@@ -220,13 +220,9 @@ def _fully_read(g) -> bool:
 def _a_place_of_the_instruction(obj, g) -> bool:
     """Is the thing the program names one the instruction names as a place ("crack camera 먼저 들러" and a comment "hold the
     teapot in front of the crack camera")? A place is not carried: no ground for an extra transfer."""
-    from plan_verifier.semantic.matching import overlaps
-
     if obj.noun is None:
         return False
     mine = tuple(dict.fromkeys((obj.noun, *obj.words)))
-    from plan_verifier.semantic.places import kind_of
-
     # (a place of a known kind, a camera or a container; not a thing read as a place: "keep your hands off the blue cube")
     return any(overlaps(mine, (place.key, *place.words)) for c in g.instruction.clauses for _, place in c.places
                if place.key not in ("there", "home", "operator") and kind_of(place) is not None)
@@ -236,13 +232,7 @@ def _said_in_passing(obj, g) -> bool:
     """Is the thing named, with a place, in a sentence the reader took for context ("Load the centrifuge: the vial from
     rack B goes in after …")? Then the instruction may ask to move it there: no ground to reject. ("The blue cube stays
     where it is" names no place: moving the cube is still nothing anybody asked for.)"""
-    import re
-
-    from plan_verifier.semantic.matching import overlaps
-    from plan_verifier.semantic.vocabulary import vocabulary
-
     v = vocabulary()
-
     words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "") if w))
     if not words:
         return False
