@@ -160,3 +160,15 @@ def _segments(word: str, run: tuple[str, ...], depth: int) -> bool:
         if head.startswith(word[:cut]) and (not rest and cut == len(word) or rest and _segments(word[cut:], rest, depth + 1)):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def text_nouns(text: str) -> tuple[str, ...]:
+    """The words of a text that may name a thing: its English words and the Korean analyser's nouns and foreign words
+    ("can은" gives can), to find a name of the program's among the instruction's words whatever the reader made of them."""
+    from plan_verifier.semantic.language import english_tokens, korean_morphs
+
+    words = [t.low for t in english_tokens(text) if t.kind == "word" and len(t.low) > 1]
+    if has_hangul(text):
+        words += [m.form.lower() for m in korean_morphs(text) if m.tag in ("NNG", "NNP") or m.tag == "SL" and len(m.form) > 1]
+    return tuple(dict.fromkeys(words))

@@ -16,7 +16,7 @@ A place, as an operator or a program names it, is
 | relation | when | example |
 |---|---|---|
 | `same` | the same name, or nothing that tells them apart (a word in common, a label where the other has none) | "bin 3" / `Bin3_Drop`; "the oven" / `OvenTray` |
-| `other_kind` | two known kinds, different, and no word in common | "slot 2" / `Bin3_Place`; "the table" / "bin 3" |
+| `other_kind` | two known kinds of different families (the lexicon's `family`: a box and a crate are one), different, and no word in common | "slot 2" / `Bin3_Place`; "the table" / "bin 3" |
 | `other_designator` | comparable kinds, two labels, sides or colours that differ | "bin 2" / "bin 3"; "table A" / `B_Place` |
 | `other_words` | comparable kinds, and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker` |
 | `uncomparable` | one side has no kind and no designator, or only a vague one ("position", `P3`) | "the spot" / `Bin3`; "pallet A" / `pos4` |
@@ -185,7 +185,11 @@ def _side_label(place: PlaceRef) -> bool:
 
 
 def _related(a: str, b: str) -> bool:
-    return frozenset((a, b)) in vocabulary().related_objects or frozenset((a, b)) in vocabulary().related_places
+    """Two kinds that may name one place: listed as related, or of one family (a box and a crate, a jig and a slot)."""
+    v = vocabulary()
+    family = v.place_families.get(a)
+    return frozenset((a, b)) in v.related_objects or frozenset((a, b)) in v.related_places or \
+        family is not None and family == v.place_families.get(b)
 
 
 def _readable(words: tuple[str, ...]) -> bool:

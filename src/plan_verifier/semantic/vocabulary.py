@@ -73,6 +73,9 @@ class Vocabulary:
         """Every English object and place noun, sorted: what a Korean loanword may be read as (`loanwords.py`)."""
         return tuple(sorted(frozenset(self.en_objects) | frozenset(self.en_places)))
     place_classes: frozenset[str]
+    #: place kinds (and container objects) -> their family: kinds of one family may name one place (`places.relate`)
+    place_families: Mapping[str, str]
+    handover_places: frozenset[str]  # words a program names a hand-over pose with (handover, 전달)
 
 
 def _by_language(section: Mapping[str, Any], language: str) -> dict[str, str]:
@@ -172,4 +175,7 @@ def vocabulary() -> Vocabulary:
         ko_qualifiers=frozenset(str(w) for group in data["qualifiers"] for w in group if not str(w).isascii()),
         constructions=_constructions(data["constructions"]),
         place_classes=frozenset(data["places"]),
+        handover_places=words("handover_places", "en") | words("handover_places", "ko"),
+        place_families={str(k): str(v["family"]) for section in ("places", "objects") for k, v in data[section].items()
+                        if isinstance(v, dict) and v.get("family")},
     )

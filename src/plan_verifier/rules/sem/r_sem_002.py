@@ -5,6 +5,8 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.grounding import compare_place
+from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Highest commanded Cartesian speed that still reads as "gently"/"slowly"/"천천히" (mm/s).
 GENTLE_VELOCITY_MM_S = 250.0
@@ -24,7 +26,9 @@ class RSem002(SemanticRule):
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
       place the program names as something else (0.9 / 0.8); the rule abstains
-      when the release point is not named.
+      when the release point is not named. A release at what the program names
+      a hand-over pose (`Handover_Pose`, "카운터 전달 위치") is the hand-over,
+      whatever place the name also gives.
     * A routine other than the one asked for at the named place ("inspect
       Pos_2", the plan welds there; 0.85).
 
@@ -78,6 +82,8 @@ class RSem002(SemanticRule):
                 continue
             c = pair.destination
             what = pair.task.obj.describe() if pair.task.obj else "object"
+            if _handover_pose(pair.transfer.release):
+                continue  # released at what the program names a hand-over pose ("카운터 전달 위치"): that is the hand-over
             sure = confidence(c, corroborated(pair, "destination"))
             if sure is not None:
                 judged = True
@@ -116,6 +122,14 @@ class RSem002(SemanticRule):
                           f"{fmt_number(GENTLE_VELOCITY_MM_S)} mm/s expected)", confidence, step=step.index, span=step.arg_span(param),
                           suggestion=f"Lower the velocity to {fmt_number(GENTLE_VELOCITY_MM_S)} mm/s or less", manner=slow[0], velocity=v,
                           limit=GENTLE_VELOCITY_MM_S, steps=[s.index for s, _ in fast])
+
+
+def _handover_pose(spot) -> bool:
+    """Does the program name the release point a hand-over pose (the lexicon's `handover_places`: `Handover_Pose`, "카운터
+    전달 위치")? The operator takes the thing there, whatever place the name also gives (the counter it is handed over at)."""
+    words = vocabulary().handover_places
+    return any(n.place is not None and overlaps(tuple(w.lower() for w in (*n.place.words, *n.place.text.split())), tuple(words))
+               for n in spot.places)
 
 
 def _at(place, work) -> bool:

@@ -7,7 +7,7 @@ from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.activity import COMMENT, IDENTIFIER
 from plan_verifier.semantic.grounding import compare_object, compare_place, same_object
 from plan_verifier.semantic.language import english_tokens, similar, verb_lemma
-from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.matching import overlaps, text_nouns
 from plan_verifier.semantic.places import kind_of
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -104,6 +104,12 @@ class RSem007(SemanticRule):
                 unverified.append(f"the grasp at step {t.grasp.step.index}: what the plan names there is a place of the instruction")
                 continue
             named = carried
+            again = next((n for n in named if _named_by_instruction(n.obj, g)), None)
+            if again is not None:
+                # another leg of a thing the instruction moves: a stop or step on its way the reader did not read
+                unverified.append(f"the grasp at step {t.grasp.step.index}: the plan moves the {again.obj.describe()} again "
+                                  f"({quote(again)}), which the instruction names; it may be a stop on its way the reader did not read")
+                continue
             known = [n for n in named if n.known]
             if known and _fully_read(g) and not _said_in_passing(known[0].obj, g):
                 n = known[0]
@@ -226,6 +232,29 @@ def _a_place_of_the_instruction(obj, g) -> bool:
     # (a place of a known kind, a camera or a container; not a thing read as a place: "keep your hands off the blue cube")
     return any(overlaps(mine, (place.key, *place.words)) for c in g.instruction.clauses for _, place in c.places
                if place.key not in ("there", "home", "operator") and kind_of(place) is not None)
+
+
+def _named_by_instruction(obj, g) -> bool:
+    """Does the instruction name this thing anywhere outside its negations ("can은 capper 갔다가 labeller로", "label the
+    can and stow it in the case")? A further transfer of it is then most likely a leg of its way the reader did not
+    read (a stop, a via point, a step in a verb it does not know), not a task nobody asked for. A thing the instruction
+    names with another colour or material ("the red cube" and a blue one) is not this one."""
+    if obj.noun is None or obj.generic:
+        return False
+    refs = [o for c in g.instruction.clauses if not c.negated for o in (*c.objects, *c.mentions)] + \
+        [place.obj for c in g.instruction.clauses if not c.negated for _, place in c.places if place.obj is not None] + \
+        [t.obj for t in g.instruction.tasks if t.obj is not None]
+    refs = [r for r in refs if r.noun is not None and not r.generic and same_object(r, obj)]
+    if refs:
+        return any(_attributes_fit(r, obj) for r in refs)
+    if obj.color is not None or obj.material is not None:
+        return False
+    mine = tuple(dict.fromkeys((*obj.words, *re.findall(r"\w+", (obj.text or "").lower()), obj.noun)))
+    return overlaps(mine, text_nouns(_unnegated(g)))
+
+
+def _attributes_fit(a, b) -> bool:
+    return all(x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
 
 
 def _said_in_passing(obj, g) -> bool:
