@@ -1,0 +1,106 @@
+"""The program's evidence and the R-SEM decisions on it, one general rule per test, in English and Korean.
+
+Each program and sentence is written for this test (other objects and workplaces than any evaluation set). The rules:
+a further leg of a thing the instruction names is no unrequested task; kinds of one family (a box and a crate) are no
+evidence of another place; the carried thing's words in a place phrase are no place words; a release at a hand-over
+pose is the hand-over.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from plan_verifier import rules as registry
+from plan_verifier.findings import Category, Severity
+from plan_verifier.pipeline import Verifier
+from plan_verifier.semantic.clauses import PlaceRef
+from plan_verifier.semantic.grounding import place_without_thing
+from plan_verifier.semantic.instruction import read_instruction
+from plan_verifier.semantic.names import route_end
+from plan_verifier.semantic.places import OTHER_KIND, relate
+from semantic_scene import Cycle, program
+
+SEMANTIC_RULES = [r for r in registry.all_rules() if r.category is Category.SEMANTIC]
+
+
+def _findings(plan: str, instruction: str) -> dict[str, str]:
+    report = Verifier(level="FULL", rules=SEMANTIC_RULES).verify(plan, instruction=instruction)
+    out: dict[str, str] = {}
+    for f in report.findings:
+        if f.category is Category.SEMANTIC:
+            out[f.rule_id] = "reject" if f.severity is Severity.CRITICAL else out.get(f.rule_id, "abstain")
+    return out
+
+
+def _place(text: str) -> PlaceRef:
+    [(_, place)] = route_end(text, goal=True)[1]
+    return place
+
+
+def _destination(sentence: str) -> PlaceRef:
+    [task] = read_instruction(sentence).tasks
+    return task.destination
+
+
+# --------------------------------------------------------------------------- further legs of a named thing
+
+
+@pytest.mark.parametrize("instruction", [
+    "label the wrench and stow it in bin 1",  # the first leg in a verb the reader takes for a remark
+    "wrench는 fixture 갔다가 1번 통으로. 순서 바꾸지 마.",  # the thing read as a stop of the route
+])
+def test_a_further_leg_of_a_thing_the_instruction_names_is_no_unrequested_task(instruction) -> None:
+    plan = program([Cycle("wrench", "table", "fixture"), Cycle("wrench", "fixture", "bin 1")], "define_named")
+    assert _findings(plan, instruction).get("R-SEM-007") != "reject"
+
+
+def test_a_thing_the_instruction_never_names_is_still_an_unrequested_task() -> None:
+    plan = program([Cycle("box", "table", "pallet"), Cycle("wrench", "tray", "bin 1")], "define_named")
+    assert _findings(plan, "Put the box from the table on the pallet.").get("R-SEM-007") == "reject"
+    assert _findings(plan, "테이블에 있는 상자를 팔레트에 올려 줘").get("R-SEM-007") == "reject"
+
+
+# --------------------------------------------------------------------------- kinds of one family
+
+
+def test_kinds_of_one_family_are_no_other_place() -> None:
+    assert relate(_destination("Put the bolt into the box."), _place("crate")).kind != OTHER_KIND
+    assert relate(_destination("볼트를 출고 상자에 넣어"), _place("크레이트")).kind != OTHER_KIND
+    assert relate(_destination("Put the bolt into the jig."), _place("slot")).kind != OTHER_KIND
+    # another family is another place: a slot is not a bin, a table not a shelf
+    assert relate(_destination("Put the bolt into slot 2."), _place("bin 3")).kind == OTHER_KIND
+    assert relate(_destination("볼트를 테이블에 놔"), _place("선반")).kind == OTHER_KIND
+
+
+@pytest.mark.parametrize("instruction", ["Put the bolt from the table into the box.", "테이블에서 볼트를 상자에 넣어 줘"])
+def test_a_crate_for_the_box_the_instruction_names_is_no_location_error(instruction) -> None:
+    plan = program([Cycle("bolt", "table", "crate", place=(600, 250, 80))], "define_named")
+    assert _findings(plan, instruction).get("R-SEM-003") != "reject"
+
+
+# --------------------------------------------------------------------------- the carried thing in a place phrase
+
+
+def test_the_carried_things_words_are_no_words_of_its_place() -> None:
+    # a thing named in one script, its place in the other: the whole run of the first is the thing
+    place = place_without_thing(_place("cover plate 왼쪽 지그"), ("커버", "cover"))
+    assert (place.kind, place.side) == ("fixture", "left")
+    # one script: the leading words that are the thing's
+    place = place_without_thing(_place("the wrench left jig"), ("wrench",))
+    assert (place.kind, place.side) == ("fixture", "left")
+    place = place_without_thing(_place("볼트 출고 상자"), ("볼트",))
+    assert place.text == "출고 상자"
+    # what is left must read as a place of a known kind, or the phrase stands
+    place = PlaceRef("the capper pls", "pls", None, words=("capper", "pls"))
+    assert place_without_thing(place, ("capper",)) is place
+
+
+# --------------------------------------------------------------------------- hand-over poses
+
+
+@pytest.mark.parametrize("instruction", ["Hand the bolt over to the customer at the counter.", "볼트 카운터에서 손님한테 건네줘"])
+def test_a_release_at_a_hand_over_pose_is_the_hand_over(instruction) -> None:
+    plan = program([Cycle("bolt", "table", "operator")], "define_named").replace("Handover_Pose", "Counter_Handover_Pose")
+    assert _findings(plan, instruction).get("R-SEM-002") != "reject"
+    ko = program([Cycle("bolt", "table", "operator")], "korean_comments").replace("작업자에게 볼트 건네주기", "카운터 전달 위치에 볼트 내려놓기")
+    assert _findings(ko, instruction).get("R-SEM-002") != "reject"
