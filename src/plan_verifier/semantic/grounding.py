@@ -25,7 +25,7 @@ from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
-from plan_verifier.semantic.names import name_objects
+from plan_verifier.semantic.names import name_objects, word_groups
 from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -468,7 +468,31 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     if nouns and len(nouns) == len(evidence):
         best = _best(nouns)
         return Comparison(OTHER_WORDS, best, f"{best.obj.noun} against {want.noun}")
+    partial = [n for n in evidence if _named_in_part(want, n)]
+    if partial and not unrelated:
+        return Comparison(SAME, _best(partial))
     return Comparison(UNCOMPARABLE, (others or evidence)[0], "matches nothing")
+
+
+def _named_in_part(want: ObjectRef, named: Named) -> bool:
+    """Does the program name the instruction's compound object by its words, as far as they can be compared? The name
+    has the head noun ("the scissors set", `ScissorsSet_…`, where "set" is no object of its own), or a modifier while
+    the head stands in another script than the program's words ("poster roll" and a comment's "포스터 롤"): the rest is
+    a translation nobody can check, not another thing. Two English heads that differ ("chair rung", `ChairLeg`) are no
+    such name."""
+    if want.noun is None or len(want.words) < 2:
+        return False
+    got = named.obj
+    if named.source == IDENTIFIER:
+        groups = [g for g in word_groups(named.quote) if any(same_word(w.lower(), got.noun) or w.lower() in got.text.lower().split()
+                                                               for w in g)]
+        words = tuple(w.lower() for g in groups for w in g)
+    else:
+        words = tuple(dict.fromkeys((*got.words, got.noun)))
+    if not words or not overlaps(want.words, words):
+        return False
+    head = want.words[-1]
+    return overlaps((head,), words) or not any(w.isascii() == head.isascii() for w in words if w.isalpha())
 
 
 def _modifiers_differ(want: ObjectRef, got: ObjectRef) -> bool:

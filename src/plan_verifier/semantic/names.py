@@ -150,7 +150,8 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
     if len(parts) == 2 and all(p.strip() for p in parts):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
-        o_from, p_from = route_end(origin)
+        # (after "growler:" the thing is named: what stands before the arrow is a place, even one of no known kind)
+        o_from, p_from = route_end(origin, goal=bool(head.strip()))
         o_to, p_to = route_end(parts[1], goal=True)
         return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
@@ -158,7 +159,8 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
 
 def route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     """One end of a route: a place, even when Korean leaves its particle off ("테이블 → 2번 통"), and an English end read as
-    the noun phrases it is ("welding cell -> foam station": no verb "weld")."""
+    the noun phrases it is ("welding cell -> foam station": no verb "weld"). `goal`: the end is surely a place (the end
+    of the route, or its start when a heading has named the thing: "growler: filler outlet -> …"), whatever its kind."""
     if not has_hangul(text):
         from plan_verifier.semantic.english import noun_phrases
 
@@ -180,6 +182,14 @@ def route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, boo
     objects, places = _text_evidence(text)
     if not places and has_hangul(text):
         objects, places = _text_evidence(text.strip() + "에")
+    if goal and not places and has_hangul(text):
+        # "→ 충전기 출구": nouns only, no verb — a place, even one the vocabulary has no kind for
+        from plan_verifier.semantic.language import korean_morphs
+
+        morphs = [m for m in korean_morphs(text) if m.tag not in ("SF", "SP", "SS", "SO", "SW")]
+        nouns = tuple(m.form for m in morphs if m.tag in ("NNG", "NNP", "SL", "SN", "NR"))
+        if nouns and len(nouns) == len(morphs) <= 3:
+            return (), (("location", PlaceRef(text.strip(), place_key(None, None, None, nouns[-1]), None, words=nouns)),)
     return objects, places
 
 
