@@ -603,7 +603,9 @@ def compare_place(want: PlaceRef | None, spot: Spot | None, positions: frozenset
     strong = [(n, r) for n, r in relations if r.kind in (OTHER_KIND, OTHER_DESIGNATOR)]
     if same:
         # a name that says one place and a comment that says another: the program contradicts itself there
-        contradicted = any(n.source != m.source for m in same for n, _ in strong)
+        # (a source that names the place as well as another — `p_board_saw_infeed_place` for the saw — is no contradiction)
+        agreeing = {m.source for m in same}
+        contradicted = any(n.source not in agreeing for n, _ in strong)
         if (want.label or want.side) and not any(n.place.label or n.place.side for n in same) and strong:
             # "slot 2 of the rack" against `FgRackSlot1_Release`: the rack matches only by its word, the slot is another
             # one — the designator the instruction gives is what the program contradicts

@@ -162,13 +162,20 @@ def _segments(word: str, run: tuple[str, ...], depth: int) -> bool:
     return False
 
 
+#: English words that never name a thing, besides the vocabulary's prepositions, pronouns and generic nouns.
+_FUNCTION_WORDS = frozenset({"the", "a", "an", "and", "or", "but", "then", "this", "that", "these", "those", "is", "are", "be",
+                             "please", "pls", "just", "also", "not", "no", "don't", "do"})
+
+
 @functools.lru_cache(maxsize=1024)
 def text_nouns(text: str) -> tuple[str, ...]:
     """The words of a text that may name a thing: its English words and the Korean analyser's nouns and foreign words
     ("can은" gives can), to find a name of the program's among the instruction's words whatever the reader made of them."""
     from plan_verifier.semantic.language import english_tokens, korean_morphs
 
-    words = [t.low for t in english_tokens(text) if t.kind == "word" and len(t.low) > 1]
+    v = vocabulary()
+    function = v.en_pronouns | v.en_generic | frozenset(v.en_prepositions) | _FUNCTION_WORDS
+    words = [t.low for t in english_tokens(text) if t.kind == "word" and len(t.low) > 1 and t.low not in function]
     if has_hangul(text):
         words += [m.form.lower() for m in korean_morphs(text) if m.tag in ("NNG", "NNP") or m.tag == "SL" and len(m.form) > 1]
     return tuple(dict.fromkeys(words))

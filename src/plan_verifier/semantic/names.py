@@ -136,7 +136,7 @@ def _is_word(word: str) -> bool:
 
 
 #: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
-_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
+ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -146,7 +146,7 @@ def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[
     A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
     from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
     for the grasp and station 4 for the release, never both for either."""
-    parts = _ARROW.split(text)
+    parts = ARROW.split(text)
     if len(parts) == 2 and all(p.strip() for p in parts):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ from plan_verifier.kinematics.chain import flange_position
 from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import PlaceRef
 from plan_verifier.semantic.language import canon, has_hangul, identifier_words
-from plan_verifier.semantic.names import identifier_evidence, name_places, text_evidence
+from plan_verifier.semantic.names import ARROW, identifier_evidence, name_places, text_evidence
 from plan_verifier.semantic.vocabulary import vocabulary
 
 if TYPE_CHECKING:
@@ -94,8 +95,10 @@ def _read_tdl(plan: Plan, timeline: Timeline | None, robot: "RobotSpec") -> Acti
             first = bounds[k][0]
             last = bounds[release][1] if release is not None else bounds[k][1]
             speeds = tuple((s, v) for s in steps[first - 1:last] if (v := _linear_speed(s)) is not None)
-            transfers.append(Transfer(len(transfers), spots[k], spots[release] if release is not None else None, speeds,
-                                      action.delay_after is not None))
+            put = spots[release] if release is not None else None
+            if put is not None:
+                put = _with_route_goal(put, steps[bounds[k][0] - 1:bounds[k][1]], comments)
+            transfers.append(Transfer(len(transfers), spots[k], put, speeds, action.delay_after is not None))
             k = release + 1 if release is not None else k + 1
             continue
         k += 1
@@ -177,6 +180,26 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
                        if _fits(role, side) and x.key != "home"]
     posed = pose is not None and bool(identifiers) and identifiers[0].step == pose.index
     return Spot(action.step, xyz, _unique(places), _unique(objects), names=tuple(identifiers), posed=posed)
+
+
+def _with_route_goal(release: Spot, grasp_steps: tuple[Step, ...], comments: dict) -> Spot:
+    """The release with the end of the route a comment or log message of its cycle's pick half names ("[1] growler:
+    filler outlet → tasting bench", `PrintLog("병: 시음대 → 품질실 전달 위치")`): a heading says where the thing goes
+    as plainly as a comment at the release. It is one more piece of evidence there; where it says another place than
+    the release's own names, the comparison finds the program contradicting itself and the rules abstain."""
+    goals: list[Named] = []
+    for s in grasp_steps:
+        texts = [(text, span) for text, span in comments.get(s.index, ())]
+        message = s.args.get("message") if s.command in ("PrintLog", "Popup") else None
+        if isinstance(message, Text):
+            texts.append((message.value, message.span or s.span))
+        for text, span in texts:
+            if not ARROW.search(text):
+                continue
+            goals += [Named(text, COMMENT, s.index, span, place=x) for role, x in text_evidence(text)[1] if role == "goal" and x.key != "home"]
+    if not goals:
+        return release
+    return replace(release, places=_unique(list(release.places) + goals))
 
 
 #: How far to the side of the grasp or release point a move of its cycle goes to another spot (mm): an approach or

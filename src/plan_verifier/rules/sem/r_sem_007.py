@@ -249,7 +249,7 @@ def _named_by_instruction(obj, g) -> bool:
         return any(_attributes_fit(r, obj) for r in refs)
     if obj.color is not None or obj.material is not None:
         return False
-    mine = tuple(dict.fromkeys((*obj.words, *re.findall(r"\w+", (obj.text or "").lower()), obj.noun)))
+    mine = tuple(dict.fromkeys((*obj.words, *text_nouns(obj.text or ""), obj.noun)))
     return overlaps(mine, text_nouns(_unnegated(g)))
 
 
