@@ -104,3 +104,62 @@ def test_a_release_at_a_hand_over_pose_is_the_hand_over(instruction) -> None:
     assert _findings(plan, instruction).get("R-SEM-002") != "reject"
     ko = program([Cycle("bolt", "table", "operator")], "korean_comments").replace("작업자에게 볼트 건네주기", "카운터 전달 위치에 볼트 내려놓기")
     assert _findings(ko, instruction).get("R-SEM-002") != "reject"
+
+
+# --------------------------------------------------------------------------- route headings
+
+
+def test_a_route_headings_start_is_a_place_once_the_thing_is_named() -> None:
+    from plan_verifier.semantic.names import text_evidence
+
+    places = dict(text_evidence("[1] spindle: grinder outlet → wash rack")[1])
+    assert places["source"].words == ("grinder", "outlet")
+    places = dict(text_evidence("---- 볼트: 선반 → 연마기 출구")[1])
+    assert places["goal"].words == ("연마기", "출구")
+
+
+@pytest.mark.parametrize(("heading", "instruction"), [
+    ("[1] bolt: table → grinder outlet", "Put the bolt from the table on the grinder outlet."),
+    ("---- 볼트: 테이블 → 연마기 출구", "테이블에서 볼트를 연마기 출구에 올려 줘"),
+])
+def test_the_route_heading_of_a_cycle_names_where_its_release_goes(heading, instruction) -> None:
+    plan = program([Cycle("bolt", "table", "bin 1")], "named_inline")
+    # the release's own comments name no place the vocabulary reads; the heading does
+    plan = plan.replace("// Pick up the bolt from the table", f"// {heading}").replace("// Put the bolt into bin 1", "// release")
+    assert "release" in plan and heading in plan
+    assert _findings(plan, instruction).get("R-SEM-003") is None
+
+
+# --------------------------------------------------------------------------- objects named in part
+
+
+def test_a_compound_object_named_by_its_head_or_across_scripts_is_named() -> None:
+    from plan_verifier.semantic.activity import COMMENT, IDENTIFIER, Named
+    from plan_verifier.semantic.clauses import ObjectRef
+    from plan_verifier.semantic.grounding import compare_object
+
+    want = ObjectRef("the spanner set", "set", None, words=("spanner", "set"))
+    name = Named("SpannerSet_Tray_Grasp", IDENTIFIER, 5, None, obj=ObjectRef("Spanner", "spanner", None, words=("spanner",)), known=False)
+    assert compare_object(want, [name]).same
+    want = ObjectRef("poster roll", "roll", None, words=("poster", "roll"))
+    said = Named("포스터 롤 들어올림", COMMENT, 5, None, obj=ObjectRef("포스터 롤", "롤", None, words=("포스터", "롤")), known=False)
+    assert compare_object(want, [said]).same
+    # two English heads that differ are not one thing
+    want = ObjectRef("chair rung", "rung", None, words=("chair", "rung"))
+    name = Named("ChairLeg_Cart_Grasp", IDENTIFIER, 5, None, obj=ObjectRef("Chair", "chair", None, words=("chair",)), known=False)
+    assert not compare_object(want, [name]).same
+
+
+# --------------------------------------------------------------------------- what a negation and a count are about
+
+
+@pytest.mark.parametrize("instruction", ["볼트는 지그 거치지 말고 바로 1번 통에 넣어 줘"])
+def test_a_negated_way_of_the_thing_moved_next_is_no_exclusion_of_the_thing(instruction) -> None:
+    plan = program([Cycle("bolt", "table", "bin 1")], "korean_comments")
+    assert _findings(plan, instruction).get("R-SEM-007") != "reject"
+
+
+@pytest.mark.parametrize("instruction", ["Two things: bolt to bin 1, wrench to bin 2."])
+def test_a_count_of_generic_things_announces_the_list_after_it(instruction) -> None:
+    plan = program([Cycle("bolt", "table", "bin 1"), Cycle("wrench", "tray", "bin 2")], "define_named")
+    assert _findings(plan, instruction).get("R-SEM-005") != "reject"

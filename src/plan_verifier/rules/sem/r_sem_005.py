@@ -6,7 +6,7 @@ from plan_verifier.semantic.instruction import object_in_place
 from plan_verifier.rules.sem._evidence import agrees
 from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, compare_place, same_object
 from plan_verifier.semantic.places import OTHER_KIND
-from plan_verifier.semantic.language import identifier_words
+from plan_verifier.semantic.language import identifier_words, noun_lemma
 from plan_verifier.semantic.activity import Spot
 from plan_verifier.semantic.names import ROBOT_PARTS
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -252,8 +252,17 @@ def _certain_count(pairs, activity, instruction) -> int:
     for pair in pairs:
         task = pair.task
         if _certain(task, activity, instruction):
-            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), task.obj.count or 1)
+            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), _count(task.obj))
     return sum(counts.values())
+
+
+def _count(obj) -> int:
+    """How many of the object a count says; a count read onto a phrase whose first nouns are generic ("Two things: rung
+    to the left jig, leg to …" read as "two things rung") counts the things listed after it, not this one."""
+    v = vocabulary()
+    if obj.count and obj.count > 1 and any(noun_lemma(w) in v.en_generic or w in v.ko_generic for w in obj.words[:-1]):
+        return 1
+    return obj.count or 1
 
 
 def _carrier(pair, pairs):

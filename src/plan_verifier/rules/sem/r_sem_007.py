@@ -165,6 +165,12 @@ def _doubtful_exclusion(g, hit) -> str | None:
     clause = _excluding_clause(g, x)
     if clause is None or not clause.negated or x not in clause.objects:
         return None
+    if len(clause.objects) > 1 and clause.objects[0] is x:
+        # "봉투 묶음은 수축 포장기 거치지 말고 바로 출고 상자로 보내": the thing a negated clause is about, with another thing
+        # it says not to go through, is what a following carrying task without an object of its own moves on
+        moved = next((t for t in g.instruction.tasks if t.start >= clause.end and t.carries and (t.obj is None or t.obj.pronoun)), None)
+        if moved is not None:
+            return f"it is what {said(text_of(g, moved))} moves; the negation may be about its way"
     places = [place for role, place in clause.places if role in ("location", "goal", "source") and place.key not in ("there", "home")]
     if not places:
         return None
@@ -181,6 +187,10 @@ def _doubtful_exclusion(g, hit) -> str | None:
     if not any(c.same for c in at_grasp) and any(c.differs for c in at_grasp):
         return f"the plan takes it from another place than {places[0].text}"
     return None
+
+
+def text_of(g, task) -> str:
+    return g.instruction.text[task.start:task.end]
 
 
 def _excluding_clause(g, obj):
