@@ -83,16 +83,19 @@ def test_a_crate_for_the_box_the_instruction_names_is_no_location_error(instruct
 
 def test_the_carried_things_words_are_no_words_of_its_place() -> None:
     # a thing named in one script, its place in the other: the whole run of the first is the thing
-    place = place_without_thing(_place("cover plate 왼쪽 지그"), ("커버", "cover"))
+    place = place_without_thing(_place("cover plate 왼쪽 지그"), (("커버", "cover"),))
     assert (place.kind, place.side) == ("fixture", "left")
     # one script: the leading words that are the thing's
-    place = place_without_thing(_place("the wrench left jig"), ("wrench",))
+    place = place_without_thing(_place("the wrench left jig"), (("wrench",),))
     assert (place.kind, place.side) == ("fixture", "left")
-    place = place_without_thing(_place("볼트 출고 상자"), ("볼트",))
+    place = place_without_thing(_place("볼트 출고 상자"), (("볼트",),))
     assert place.text == "출고 상자"
+    # a word the thing and its place share is no name of the thing: the PET bin of a PET bottle
+    place = _destination("Put the PET bottle into the PET bin.")
+    assert place_without_thing(place, (("pet", "bottle"),)) is place
     # what is left must read as a place of a known kind, or the phrase stands
     place = PlaceRef("the capper pls", "pls", None, words=("capper", "pls"))
-    assert place_without_thing(place, ("capper",)) is place
+    assert place_without_thing(place, (("capper",),)) is place
 
 
 # --------------------------------------------------------------------------- hand-over poses

@@ -224,7 +224,7 @@ def _english_of(cls: str) -> tuple[str, ...]:
 
 def _compare(task: Task, t: Transfer, known: set[str], contrasted: set[str], positions: frozenset[str]) -> tuple[Comparison, Comparison, Comparison]:
     carried = carried_words(task)
-    thing = carried + _thing_words(t)
+    thing = ((carried,) if carried else ()) + _thing_words(t)
     source = place_without_thing(task.source, thing)
     if task.action == "handover" and source is not None and t.release is not None and \
             compare_place(source, t.release, positions, carried).same:
@@ -235,13 +235,13 @@ def _compare(task: Task, t: Transfer, known: set[str], contrasted: set[str], pos
             compare_destination(place_without_thing(task.destination, thing), t.release, task.obj, positions, carried, _stacks(task)))
 
 
-def _thing_words(t: Transfer) -> tuple[str, ...]:
+def _thing_words(t: Transfer) -> tuple[tuple[str, ...], ...]:
     """The program's words for what a transfer picks up (a comment's "서랍 앞판", a name's `Can`): in the instruction's
     place phrase they name the thing, not the place. Only a comment's object or one the vocabulary knows, never a
     container (the case it goes into): a pose name's unknown words are as likely a place (`Bottle_Capper_Grasp`)."""
-    return tuple(dict.fromkeys(w for n in t.grasp.objects if n.obj is not None and n.obj.noun is not None and
-                               (n.source == COMMENT or n.known) and n.obj.noun not in CONTAINERS
-                               for w in (*n.obj.words, *re.findall(r"\w+", (n.obj.text or "").lower()))))
+    return tuple(dict.fromkeys(tuple(n.obj.words) or tuple(re.findall(r"\w+", (n.obj.text or "").lower())) for n in t.grasp.objects
+                               if n.obj is not None and n.obj.noun is not None and (n.source == COMMENT or n.known) and
+                               n.obj.noun not in CONTAINERS))
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*|[\uac00-\ud7a3]+|\d+")
@@ -249,27 +249,32 @@ _ARTICLES = frozenset({"the", "a", "an"})
 
 
 @functools.lru_cache(maxsize=4096)
-def place_without_thing(place: PlaceRef | None, thing: tuple[str, ...]) -> PlaceRef | None:
+def place_without_thing(place: PlaceRef | None, things: tuple[tuple[str, ...], ...]) -> PlaceRef | None:
     """The place phrase without the words that name the thing carried at that step ("drawer front 왼쪽 지그": the drawer
     front goes into the left jig — "front" is no side of the jig; "명함 묶음 출고 상자": the dispatch box), read again.
 
-    A phrase that starts with the thing's words loses them: in a phrase that switches script, the whole run of the
-    first script (a thing named in one language, its place in the other); otherwise the leading words that correspond
-    to the thing's. What is left is read as a place on its own; when nothing is left, or it reads as no place, the
-    phrase stands as it was."""
-    if place is None or not thing or place.coords is not None or not place.text:
+    `things`: each name of the thing, as its words. A phrase that starts with a word of the thing loses, in a phrase
+    that switches script, the whole run of the first script (a thing named in one language, its place in the other);
+    otherwise the leading words that name the thing whole ("볼트 출고 상자" for the 볼트, but not "the PET bin" for the
+    PET bottle: a word the two share is no name of the thing). What is left is read as a place on its own; when nothing
+    is left, or it reads as no place, the phrase stands as it was."""
+    if place is None or not things or place.coords is not None or not place.text:
         return place
     words = [m for m in _WORD.finditer(place.text) if m.group().lower() not in _ARTICLES]
-    if len(words) < 2 or not overlaps((words[0].group().lower(),), thing):
+    if len(words) < 2:
+        return place
+    first = words[0].group().lower()
+    named = [thing for thing in things if overlaps((first,), thing)]
+    if not named:
         return place
     script = words[0].group().isascii()
     switch = next((k for k, m in enumerate(words) if m.group().isascii() != script), None)
     if switch is not None:
         cut = switch
     else:
-        cut = 1
-        while cut < len(words) - 1 and overlaps((words[cut].group().lower(),), thing):
-            cut += 1
+        cut = next((k for k in range(1, len(words)) for thing in named
+                    if all(overlaps((w,), tuple(m.group().lower() for m in words[:k])) for w in thing) and
+                    all(overlaps((m.group().lower(),), thing) for m in words[:k])), len(words))
     if cut >= len(words):
         return place
     from plan_verifier.semantic.names import route_end

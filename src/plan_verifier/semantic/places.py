@@ -128,7 +128,10 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin
         if designators is not None:
             return Relation(OTHER_DESIGNATOR, designators)
-        if wk == gk and _words_differ(want, got):
+        opposed = _opposed(want, got)
+        if opposed is not None and not shared:
+            return Relation(OTHER_DESIGNATOR, opposed)  # the remake bin is not the dispatch box
+        if (wk == gk or _family(wk, gk)) and _words_differ(want, got):
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
         if wk != gk and not shared:
             return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
@@ -187,9 +190,25 @@ def _side_label(place: PlaceRef) -> bool:
 def _related(a: str, b: str) -> bool:
     """Two kinds that may name one place: listed as related, or of one family (a box and a crate, a jig and a slot)."""
     v = vocabulary()
-    family = v.place_families.get(a)
-    return frozenset((a, b)) in v.related_objects or frozenset((a, b)) in v.related_places or \
-        family is not None and family == v.place_families.get(b)
+    return frozenset((a, b)) in v.related_objects or frozenset((a, b)) in v.related_places or _family(a, b)
+
+
+def _family(a: str, b: str) -> bool:
+    family = vocabulary().place_families.get(a)
+    return family is not None and family == vocabulary().place_families.get(b)
+
+
+def _opposed(want: PlaceRef, got: PlaceRef) -> str | None:
+    """Words of two qualifier groups the lexicon calls opposite (`opposed_qualifiers`: reject and good, reject and
+    outfeed) on the two sides — a known designator of each that differs, in either language ("불량" and `Dispatch`)."""
+    v = vocabulary()
+    mine = {v.qualifier_group[w.lower()]: w for w in free_words(want) if w.lower() in v.qualifier_group}
+    theirs = {v.qualifier_group[w.lower()]: w for w in free_words(got) if w.lower() in v.qualifier_group}
+    for a, wa in mine.items():
+        for b, wb in theirs.items():
+            if frozenset((a, b)) in v.opposed_qualifiers:
+                return f"{wb} against {wa}"
+    return None
 
 
 def _readable(words: tuple[str, ...]) -> bool:

@@ -126,10 +126,19 @@ class RSem002(SemanticRule):
 
 def _handover_pose(spot) -> bool:
     """Does the program name the release point a hand-over pose (the lexicon's `handover_places`: `Handover_Pose`, "카운터
-    전달 위치")? The operator takes the thing there, whatever place the name also gives (the counter it is handed over at)."""
-    words = vocabulary().handover_places
-    return any(n.place is not None and overlaps(tuple(w.lower() for w in (*n.place.words, *n.place.text.split())), tuple(words))
-               for n in spot.places)
+    전달 위치")? The operator takes the thing there, whatever place the name also gives (the counter it is handed over at).
+    A support named for hand-overs ("전달 트레이", a hand-over shelf) is a place things are set down on: no hand-over."""
+    v = vocabulary()
+    words = tuple(v.handover_places)
+    for n in spot.places:
+        said = tuple(w.lower() for w in (n.place.words if n.place is not None else ()))
+        if not said or not overlaps(said, words):
+            continue
+        # (the hand-over word names a pose, not a support things are set down on: "전달 트레이", a hand-over shelf)
+        head = said[-1]
+        if overlaps((head,), words) or (v.en_places.get(head) or v.ko_places.get(head)) in (None, "position", "operator"):
+            return True
+    return False
 
 
 def _at(place, work) -> bool:
