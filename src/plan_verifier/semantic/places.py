@@ -121,7 +121,7 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
         if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
         return Relation(UNCOMPARABLE)
-    shared = overlaps(words_of(want), words_of(got))
+    shared = overlaps(_naming(words_of(want)), _naming(words_of(got)))
     designators = _designators(want, got)
     if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
         if wk != gk and not _related(wk, gk) and not shared:
@@ -153,6 +153,13 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(OTHER_WORDS, f"{' '.join(words_of(got))} against {' '.join(words_of(want))}")
     # one side vague, unnamed, or a kind the other names in words the vocabulary cannot place: nothing to compare
     return Relation(UNCOMPARABLE)
+
+
+def _naming(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words that can tell which place is meant: a hand-over word ("전달", "handover") says what a place is for, and
+    a hand-over shelf and the jeweller's hand-over position are two places."""
+    handover = vocabulary().handover_places
+    return tuple(w for w in words if w.lower() not in handover)
 
 
 def _letter(place: PlaceRef) -> str | None:

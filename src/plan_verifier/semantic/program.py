@@ -96,7 +96,7 @@ def _read_tdl(plan: Plan, timeline: Timeline | None, robot: "RobotSpec") -> Acti
             last = bounds[release][1] if release is not None else bounds[k][1]
             speeds = tuple((s, v) for s in steps[first - 1:last] if (v := _linear_speed(s)) is not None)
             put = spots[release] if release is not None else None
-            if put is not None and not put.places:
+            if put is not None:
                 put = _with_route_goal(put, steps[bounds[k][0] - 1:bounds[k][1]], comments)
             transfers.append(Transfer(len(transfers), spots[k], put, speeds, action.delay_after is not None))
             k = release + 1 if release is not None else k + 1
@@ -183,10 +183,11 @@ def _tdl_spot(action: GripperAction, window: tuple[int, int], steps: tuple[Step,
 
 
 def _with_route_goal(release: Spot, grasp_steps: tuple[Step, ...], comments: dict) -> Spot:
-    """A release that names no place of its own, with the end of the route a comment or log message of its cycle's pick
-    half names ("[1] growler: filler outlet → tasting bench", `PrintLog("병: 시음대 → 품질실 전달 위치")`): a heading
-    says where the thing goes as plainly as a comment at the release. Only where the release names nothing: a heading
-    is further from the step than its own names, which speak for it when they say anything."""
+    """The release with the end of the route a comment or log message of its cycle's pick half names ("[1] growler:
+    filler outlet → tasting bench", `PrintLog("병: 시음대 → 품질실 전달 위치")`): a heading says where the thing goes
+    as plainly as a comment at the release. It is one more piece of evidence there (a Korean heading for an English pose
+    name); where it says another place than the release's own names, the program contradicts itself and the rules
+    abstain."""
     goals: list[Named] = []
     for s in grasp_steps:
         texts = [(text, span) for text, span in comments.get(s.index, ())]

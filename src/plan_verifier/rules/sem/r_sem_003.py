@@ -3,7 +3,8 @@ from __future__ import annotations
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
-from plan_verifier.semantic.places import SAME, relate
+from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.places import SAME, relate, words_of
 
 
 @register
@@ -70,10 +71,24 @@ class RSem003(SemanticRule):
                                   expected_source=task.source.text, expected_destination=task.destination.text,
                                   grasp_step=t.grasp.step.index, release_step=t.release.step.index if t.release else None)
                 continue
+            if sure_src is None and sure_dst is None and not handover and not agrees(src) and not agrees(dst) and _crossed(task, src, dst):
+                # the program's own pick place is the instruction's destination and its put-down place the source: the
+                # instruction's words name both of the program's places, the other way round
+                judged = True
+                yield self.judged(f"Location error: source and destination are swapped: the plan picks up at "
+                                  f"{src.found.place.text} ({quote(src.found)}) and puts down at {dst.found.place.text} ({quote(dst.found)}), "
+                                  f"but the instruction says from {task.source.text} to {task.destination.text} "
+                                  f"({said(text[task.start:task.end])})", 0.8,
+                                  step=t.grasp.step.index, span=t.grasp.step.span, suggestion="Pick up at the source and put down at the destination",
+                                  expected_source=task.source.text, expected_destination=task.destination.text,
+                                  grasp_step=t.grasp.step.index, release_step=t.release.step.index if t.release else None)
+                continue
             for c, sure, want, verb, spot in ((src, sure_src, task.source, "picks up", t.grasp),
                                               (dst, sure_dst, None if handover else task.destination, "puts down", t.release)):
                 if want is None or spot is None:
                     continue
+                if sure is None and not agrees(c):
+                    sure = _named_elsewhere(want, c, spot, g)
                 if sure is not None:
                     found = c.found.place.text if c.found is not None and c.found.place is not None else "other coordinates"
                     judged = True
@@ -118,6 +133,31 @@ def _why(c) -> str:
     if c.contradicted:
         return f"it names {quote(c.found)} there, and another place as well"
     return f"it names {quote(c.found)}" if c.found is not None else "it names no place there"
+
+
+def _named_elsewhere(want, c, spot, g) -> float | None:
+    """Closed-world evidence: the program names the place here in words none of which the instruction's place has, and
+    names the instruction's place — in its words — at another spot of its own (another pick or put-down of a transfer
+    that carries out a task, at least 30 mm away). The instruction's words then name a place the program knows, and
+    this is not it (0.75). Not while a transfer is left over: it may be a leg the reader did not read."""
+    if c.found is None or c.found.place is None or c.contradicted or spot is None or spot.xyz is None:
+        return None
+    if overlaps(words_of(want), words_of(c.found.place)):
+        return None
+    if g.extra:
+        return None  # a transfer no task accounts for may be a leg of the way the reader did not read: no closed world
+    for t in (p.transfer for p in g.pairs if p.transfer is not None):
+        for other in (t.grasp, t.release):
+            if other is None or other.xyz is None or other is spot or _near(other.xyz, spot.xyz):
+                continue
+            if any(n.place is not None and relate(want, n.place).kind == SAME and overlaps(words_of(want), words_of(n.place))
+                   for n in other.places):
+                return 0.75
+    return None
+
+
+def _near(a, b) -> bool:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= 30.0 ** 2
 
 
 def _crossed(task, src, dst) -> bool:
