@@ -166,3 +166,42 @@ def test_a_negated_way_of_the_thing_moved_next_is_no_exclusion_of_the_thing(inst
 def test_a_count_of_generic_things_announces_the_list_after_it(instruction) -> None:
     plan = program([Cycle("bolt", "table", "bin 1"), Cycle("wrench", "tray", "bin 2")], "define_named")
     assert _findings(plan, instruction).get("R-SEM-005") != "reject"
+
+
+# --------------------------------------------------------------------------- closed-world evidence
+
+
+def _two_machines(style: str, first: str, second: str) -> str:
+    """A bolt taken from `first` to `second`, two machines the vocabulary has no kind for; in English a route heading
+    says so (the English comment reader reads no place of an unknown kind from a sentence)."""
+    plan = program([Cycle("bolt", "kiosk", "lectern", pick=(500, -200, 40), place=(600, 250, 80))], style)
+    if style == "named_inline":
+        plan = plan.replace("// Pick up the bolt from the kiosk", "// bolt: kiosk → lectern").replace("// Put the bolt on the lectern", "// release")
+    return plan.replace("kiosk", first).replace("lectern", second)
+
+
+@pytest.mark.parametrize(("style", "first", "second", "instruction"), [
+    ("named_inline", "polisher", "deburrer", "Move the bolt from the deburrer to the polisher."),
+    ("korean_comments", "광택기", "도장기", "볼트를 도장기에서 광택기로 옮겨 줘"),
+])
+def test_a_swap_shown_by_the_programs_own_places_is_a_location_error(style, first, second, instruction) -> None:
+    plan = _two_machines(style, first, second)
+    assert _findings(plan, instruction).get("R-SEM-003") == "reject"
+    # the right way round is no finding; places the instruction does not name are no swap
+    assert _findings(_two_machines(style, second, first), instruction).get("R-SEM-003") is None
+
+
+@pytest.mark.parametrize("instruction", ["Put the bolt from the table into the washer, then the wrench from the tray into the grinder.",
+                                         "테이블에서 볼트를 washer에 넣고, 그 다음 트레이에서 렌치를 grinder에 넣어 줘"])
+def test_a_place_the_program_names_at_another_step_is_not_this_one(instruction) -> None:
+    swapped = program([Cycle("bolt", "table", "grinder", place=(600, 250, 80)), Cycle("wrench", "tray", "washer", place=(700, 120, 80))],
+                      "define_named")
+    assert _findings(swapped, instruction).get("R-SEM-003") == "reject"
+    right = program([Cycle("bolt", "table", "washer", place=(600, 250, 80)), Cycle("wrench", "tray", "grinder", place=(700, 120, 80))],
+                    "define_named")
+    assert _findings(right, instruction).get("R-SEM-003") is None
+
+
+def test_a_support_named_for_hand_overs_is_no_hand_over() -> None:
+    plan = program([Cycle("bolt", "table", "operator")], "korean_comments").replace("작업자에게 볼트 건네주기", "볼트를 전달 트레이에 내려놓기")
+    assert _findings(plan, "볼트 작업자한테 줘").get("R-SEM-002") == "reject"

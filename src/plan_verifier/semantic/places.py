@@ -104,7 +104,7 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     """How the place a program names (`got`) relates to the one the instruction names (`want`)."""
     if want.key == "there" or got.key == "there":
         return Relation(UNCOMPARABLE, "a place named before")
-    if want.key == got.key and _designators(want, got) is None and not _words_differ(want, got):
+    if want.key == got.key and _designators(want, got) is None and not _words_differ(want, got) and not _vague_apart(want, got):
         return Relation(SAME)
     if got.kind == "cell":
         # a JSON cell position read whole: the name itself (its readings as words come separately)
@@ -141,7 +141,11 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(SAME)
     if wk in VAGUE and gk in VAGUE:
         # "position 1" and `pos2`, the left and the right side: designators are all either has
-        return Relation(OTHER_DESIGNATOR, designators) if designators is not None else Relation(SAME)
+        if designators is not None:
+            return Relation(OTHER_DESIGNATOR, designators)
+        if _vague_apart(want, got):
+            return Relation(UNCOMPARABLE, f"{got.text} may or may not be {want.text}")
+        return Relation(SAME)
     if designators is not None and (wk is not None and wk == gk or shared):
         return Relation(OTHER_DESIGNATOR, designators)
     if want.label and got.label and canon(want.label) == canon(got.label):
@@ -153,6 +157,13 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(OTHER_WORDS, f"{' '.join(words_of(got))} against {' '.join(words_of(want))}")
     # one side vague, unnamed, or a kind the other names in words the vocabulary cannot place: nothing to compare
     return Relation(UNCOMPARABLE)
+
+
+def _vague_apart(want: PlaceRef, got: PlaceRef) -> bool:
+    """Two nouns the vocabulary has no kind for, both read as a position ("광택기", "도장기"), in words of which none
+    correspond: nothing says they are one place."""
+    return want.kind in VAGUE and got.kind in VAGUE and bool(free_words(want)) and bool(free_words(got)) and \
+        not overlaps(_naming(free_words(want)), _naming(free_words(got)))
 
 
 def _naming(words: tuple[str, ...]) -> tuple[str, ...]:
