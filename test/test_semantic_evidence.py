@@ -17,7 +17,7 @@ from plan_verifier.semantic.clauses import PlaceRef
 from plan_verifier.semantic.grounding import place_without_thing
 from plan_verifier.semantic.instruction import read_instruction
 from plan_verifier.semantic.names import route_end
-from plan_verifier.semantic.places import OTHER_KIND, relate
+from plan_verifier.semantic.places import OTHER_DESIGNATOR, OTHER_KIND, relate
 from semantic_scene import Cycle, program
 
 SEMANTIC_RULES = [r for r in registry.all_rules() if r.category is Category.SEMANTIC]
@@ -70,6 +70,10 @@ def test_kinds_of_one_family_are_no_other_place() -> None:
     # another family is another place: a slot is not a bin, a table not a shelf
     assert relate(_destination("Put the bolt into slot 2."), _place("bin 3")).kind == OTHER_KIND
     assert relate(_destination("볼트를 테이블에 놔"), _place("선반")).kind == OTHER_KIND
+    # within a family, a reject container is not another one, nor the dispatch one
+    assert relate(_destination("볼트를 카톤에 넣어"), _place("격리함")).kind == OTHER_DESIGNATOR
+    assert relate(_destination("Put the bolt into the dispatch box."), _place("remake bin")).kind == OTHER_DESIGNATOR
+    assert relate(_destination("볼트를 출고 상자에 넣어"), _place("dispatch crate")).kind not in (OTHER_KIND, OTHER_DESIGNATOR)
 
 
 @pytest.mark.parametrize("instruction", ["Put the bolt from the table into the box.", "테이블에서 볼트를 상자에 넣어 줘"])

@@ -128,7 +128,7 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin
         if designators is not None:
             return Relation(OTHER_DESIGNATOR, designators)
-        opposed = _opposed(want, got)
+        opposed = _opposed(want, got, wk != gk)
         if opposed is not None and not shared:
             return Relation(OTHER_DESIGNATOR, opposed)  # the remake bin is not the dispatch box
         if (wk == gk or _family(wk, gk)) and _words_differ(want, got):
@@ -216,16 +216,31 @@ def _family(a: str, b: str) -> bool:
     return family is not None and family == vocabulary().place_families.get(b)
 
 
-def _opposed(want: PlaceRef, got: PlaceRef) -> str | None:
+def _opposed(want: PlaceRef, got: PlaceRef, other_kinds: bool) -> str | None:
     """Words of two qualifier groups the lexicon calls opposite (`opposed_qualifiers`: reject and good, reject and
-    outfeed) on the two sides — a known designator of each that differs, in either language ("불량" and `Dispatch`)."""
+    outfeed) on the two sides — a known designator of each that differs, in either language ("불량" and `Dispatch`);
+    between two kinds of a family, the `marking_qualifier` (reject) on one side only ("카톤" and "격리함")."""
     v = vocabulary()
-    mine = {v.qualifier_group[w.lower()]: w for w in free_words(want) if w.lower() in v.qualifier_group}
-    theirs = {v.qualifier_group[w.lower()]: w for w in free_words(got) if w.lower() in v.qualifier_group}
+    mine = {g: w for w in words_of(want) if (g := _qualifier_of(w)) is not None}
+    theirs = {g: w for w in words_of(got) if (g := _qualifier_of(w)) is not None}
     for a, wa in mine.items():
         for b, wb in theirs.items():
             if frozenset((a, b)) in v.opposed_qualifiers:
                 return f"{wb} against {wa}"
+    marked = v.marking_qualifier
+    if other_kinds and (marked in mine) != (marked in theirs):
+        return f"{got.text} against {want.text}"
+    return None
+
+
+def _qualifier_of(word: str) -> str | None:
+    """The qualifier group of a word, a Korean compound by the qualifier it starts with ("격리함": 격리)."""
+    groups = vocabulary().qualifier_group
+    low = word.lower()
+    if low in groups:
+        return groups[low]
+    if not low.isascii():
+        return next((groups[low[:k]] for k in range(len(low) - 1, 1, -1) if low[:k] in groups), None)
     return None
 
 

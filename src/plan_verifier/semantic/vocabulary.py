@@ -78,6 +78,7 @@ class Vocabulary:
     handover_places: frozenset[str]  # words a program names a hand-over pose with (handover, 전달)
     qualifier_group: Mapping[str, str]  # a qualifier word -> the first word of its group ("ng" -> "reject")
     opposed_qualifiers: frozenset[frozenset[str]]  # pairs of qualifier groups that say opposite things (reject, good)
+    marking_qualifier: str  # the qualifier group that sets a place apart from the others of its family (reject)
 
 
 def _by_language(section: Mapping[str, Any], language: str) -> dict[str, str]:
@@ -180,6 +181,7 @@ def vocabulary() -> Vocabulary:
         handover_places=words("handover_places", "en") | words("handover_places", "ko"),
         qualifier_group={str(w).lower(): str(group[0]).lower() for group in data["qualifiers"] for w in group},
         opposed_qualifiers=frozenset(frozenset(str(w).lower() for w in pair) for pair in data["opposed_qualifiers"]),
+        marking_qualifier=str(data["marking_qualifier"]).lower(),
         place_families={str(k): str(v["family"]) for section in ("places", "objects") for k, v in data[section].items()
                         if isinstance(v, dict) and v.get("family")},
     )
