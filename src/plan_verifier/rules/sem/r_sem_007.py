@@ -251,8 +251,10 @@ def _named_by_instruction(obj, g) -> bool:
     names with another colour or material ("the red cube" and a blue one) is not this one."""
     if obj.noun is None or obj.generic:
         return False
-    refs = [o for c in g.instruction.clauses if not c.negated for o in (*c.objects, *c.mentions)] + \
-        [place.obj for c in g.instruction.clauses if not c.negated for _, place in c.places if place.obj is not None] + \
+    text = g.instruction.text
+    said = [c for c in g.instruction.clauses if not c.negated and not _left_alone(text[c.start:c.end])]
+    refs = [o for c in said for o in (*c.objects, *c.mentions)] + \
+        [place.obj for c in said for _, place in c.places if place.obj is not None] + \
         [t.obj for t in g.instruction.tasks if t.obj is not None]
     refs = [r for r in refs if r.noun is not None and not r.generic and same_object(r, obj)]
     if refs:
@@ -260,7 +262,17 @@ def _named_by_instruction(obj, g) -> bool:
     if obj.color is not None or obj.material is not None:
         return False
     mine = tuple(dict.fromkeys((*obj.words, *text_nouns(obj.text or ""), obj.noun)))
-    return overlaps(mine, text_nouns(_unnegated(g)))
+    return any(overlaps(mine, text_nouns(text[c.start:c.end])) for c in said if not (c.excluded or c.excluded_places))
+
+
+#: The prepositions and verbs of the lexicon's `leave_alone` ("leave it on …"): the rest says a thing stays.
+_NOT_STAYING = frozenset({"at", "be", "in", "on", "put", "there"})
+
+
+def _left_alone(clause: str) -> bool:
+    """A clause that says a thing stays ("The blue cube stays where it is", "as is"): it names the thing not to move it."""
+    low = f" {clause.lower()} "
+    return any(f" {w} " in low for w in vocabulary().leave_alone - _NOT_STAYING)
 
 
 def _attributes_fit(a, b) -> bool:
