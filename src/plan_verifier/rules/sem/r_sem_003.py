@@ -24,7 +24,15 @@ class RSem003(SemanticRule):
     (bin 2 and bin 3, the left and the right jig), is a finding (0.9 from a name,
     0.8 from a comment); the same kind in other free words ("the PET bin",
     `ResidualBin`) only when the same transfer names its object or other end the
-    instruction's way (0.75). Source and destination swapped is one finding. A move
+    instruction's way (0.75). Kinds of one family (a box and a crate, a jig and a
+    slot: the lexicon's `family`) are no other kind; within a family a reject
+    container is still another one. Source and destination swapped is one finding,
+    also when only the program's own places show it (it picks up at what the
+    instruction's words call the destination and puts down at the source: 0.8).
+    Closed-world evidence: a place the program names in words none of which the
+    instruction's place has, while it names the instruction's place in its words at
+    another spot of a task's transfer, is another place (0.75; not while a transfer
+    is left over, which may be a leg the reader did not read). A move
     must reach the named place, a routine must run at the named position. The rule
     abstains (WARNING, insufficient_evidence) where the program names no place,
     only a vague or abbreviated one (`P3`, `pos4`, `sc`), a word no kind explains

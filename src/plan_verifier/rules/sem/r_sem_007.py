@@ -23,7 +23,10 @@ class RSem007(SemanticRule):
     reported (0.9 from names, 0.8 from comments); a transfer merely not named
     is not evidence of a violation. A transfer no task accounts for is
     reported when the program names its object and it is none the instruction
-    asks for (an extra task); when it names nothing, or the reader left a
+    asks for (an extra task); a further transfer of a thing the instruction does
+    name, anywhere outside its negations ("can은 capper 갔다가 labeller로",
+    "label the can and stow it …"), is most likely a leg of its way the reader did
+    not read, and the rule abstains; when it names nothing, or the reader left a
     clause of the instruction unplaced or a carrying task unpaired (that clause
     may be this transfer or routine, read wrongly), the rule abstains.
 
