@@ -209,3 +209,26 @@ def test_a_place_the_program_names_at_another_step_is_not_this_one(instruction) 
 def test_a_support_named_for_hand_overs_is_no_hand_over() -> None:
     plan = program([Cycle("bolt", "table", "operator")], "korean_comments").replace("작업자에게 볼트 건네주기", "볼트를 전달 트레이에 내려놓기")
     assert _findings(plan, "볼트 작업자한테 줘").get("R-SEM-002") == "reject"
+
+
+# --------------------------------------------------------------------------- "slowly" and the loaded speed
+
+
+def _carried_at(plan: str, speed: int) -> str:
+    """The plan with every linear move between closing and opening the gripper at `speed` mm/s."""
+    head, _, rest = plan.partition("value=1) WITH WAIT;")
+    held, _, tail = rest.partition("value=0) WITH WAIT;")
+    import re
+
+    held = re.sub(r"(MoveLinear\(target_pose=\w+, velocity=)\d+", rf"\g<1>{speed}", held)
+    return f"{head}value=1) WITH WAIT;{held}value=0) WITH WAIT;{tail}"
+
+
+@pytest.mark.parametrize("instruction", ["Move the bolt from the table to bin 1 slowly.", "볼트를 테이블에서 1번 통으로 천천히 옮겨 줘"])
+def test_carrying_faster_than_moving_empty_is_not_slow(instruction) -> None:
+    plan = program([Cycle("bolt", "table", "bin 1")], "define_named", speed=200)
+    assert _findings(_carried_at(plan, 240), instruction).get("R-SEM-002") == "reject"
+    assert _findings(_carried_at(plan, 60), instruction).get("R-SEM-002") is None
+    # a crawl is slow whichever way round
+    slow = program([Cycle("bolt", "table", "bin 1")], "define_named", speed=50, near=40)
+    assert _findings(_carried_at(slow, 90), instruction).get("R-SEM-002") is None

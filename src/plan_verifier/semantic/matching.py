@@ -50,11 +50,23 @@ def same_word(a: str, b: str) -> bool:
     v = vocabulary()
     if frozenset((la, lb)) in v.qualifier_pairs:
         return True
+    sa, sb = _verb_stem(la), _verb_stem(lb)
+    if sa is not None and sa == sb and not _both_known(la, lb):
+        return True  # "sander" and `SandingStation`, "capper" and "capping": the machine and what it does
     short, long_ = sorted((la, lb), key=len)
     if len(short) >= 3 and long_.startswith(short):
         # "alu", "cyl": a cut-off word; "sinter", "polish": a word and its derivation; but "pin" and "pinion" are two words
         return not _both_known(short, long_) and (len(short) >= 4 or not is_english(short))
     return _abbreviates(short, long_)
+
+
+def _verb_stem(word: str) -> str | None:
+    """The verb in an agent noun or a gerund ("sander", "sanding": sand; "capper": cap), None for other words."""
+    for suffix in ("ers", "er", "ings", "ing"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[:-len(suffix)]
+            return stem[:-1] if len(stem) >= 4 and stem[-1] == stem[-2] else stem
+    return None
 
 
 def _lemma(word: str) -> str:
@@ -102,7 +114,13 @@ def _translates(korean: str, english: str) -> bool:
         # "재라벨" / relabel, "재포장" / repack: the Sino-Korean prefix and the English one, then the word itself
         rest = english[len(_KOREAN_PREFIXES[korean[0]]):].lstrip("-")
         return _translates(korean[1:], rest) if rest else False
+    if len(korean) >= 3 and korean[-1] in _KOREAN_SUFFIXES and _translates(korean[:-1], english):
+        return True  # "플레이팅대" / plating (station), "라벨기" / label(ler): a loanword and the syllable for its stand
     return transliterates(korean, english)
+
+
+#: One-syllable Korean nouns written after a loanword for the stand, machine, box or room it names (대, 기, 함, 실).
+_KOREAN_SUFFIXES = frozenset("대기함실통")
 
 
 #: Sino-Korean prefixes written before a loanword or a native noun, with the English prefix of the same meaning.

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.places import CONTAINERS, place_key
-from plan_verifier.semantic.language import has_hangul, identifier_words, noun_lemma
+from plan_verifier.semantic.language import has_hangul, identifier_words, noun_lemma, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
 #: The robot's own parts, which a TDL comment may name but a pick-and-place cycle never handles.
@@ -173,8 +173,11 @@ def route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, boo
         if named_places and len(named_places) == 1 and not named_objects:
             return (), (("location", named_places[0]),)
         words = re.findall(r"[A-Za-z]+", text)
-        if goal and not named_places and not named_objects and 0 < len(words) <= 3 and not re.search(r"\d", text) and \
-                not any(w.lower() in vocabulary().en_actions or w.lower() in vocabulary().structural for w in words):
+        # (a word that may be a verb before the last is a modifier there: "→ pass window", "→ wash rack")
+        if goal and not named_places and 0 < len(words) <= 3 and not re.search(r"\d", text) and \
+                words[-1].lower() not in vocabulary().en_actions and verb_lemma(words[-1].lower()) not in vocabulary().en_actions and \
+                not any(w.lower() in vocabulary().structural for w in words) and \
+                not (named_objects and noun_lemma(words[-1].lower()) in vocabulary().en_objects):
             # "job tray → edger": after an arrow stands a place, even one the vocabulary has no kind for (no judgement
             # by kind then, only by its words); before it may stand the thing itself ("Reserved book -> hold shelf")
             lemmas = tuple(noun_lemma(w.lower()) for w in words)

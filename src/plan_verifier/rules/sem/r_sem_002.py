@@ -10,6 +10,8 @@ from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Highest commanded Cartesian speed that still reads as "gently"/"slowly"/"천천히" (mm/s).
 GENTLE_VELOCITY_MM_S = 250.0
+#: A carrying speed slow whatever the program does empty (mm/s).
+_CRAWL_MM_S = 100.0
 
 
 @register
@@ -22,6 +24,8 @@ class RSem002(SemanticRule):
       count) of the task they govern — or of the whole plan when they govern the
       whole instruction — must be at most 250 mm/s. Confidence rises from 0.6
       just above the limit to 0.9 at twice it (CRITICAL from about 333 mm/s).
+      A TDL program that carries the object faster than it moves with the
+      gripper empty (and above 100 mm/s) does not slow down for it either (0.75).
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
@@ -67,6 +71,10 @@ class RSem002(SemanticRule):
             for finding in self._speed(other, g.activity.speeds):
                 judged = True
                 yield finding
+        if not judged:
+            for finding in self._faster_loaded(g):
+                judged = True
+                yield finding
         firm = [w for k, w in reading.manner if k == "firm"] + [w for p in g.pairs for k, w in p.task.manner if k == "firm"]
         if firm:
             for t in g.activity.transfers:
@@ -107,6 +115,38 @@ class RSem002(SemanticRule):
                                   suggestion=f"Run the {task.action} routine at {task.at.text}", expected=task.action, found=other.routine)
         if unverified and not judged:
             yield self.abstain(unverified)
+
+    def _faster_loaded(self, g):
+        """"Slowly", "gently" and a program that carries the object faster than it moves with the gripper empty (a TDL
+        program: its gripper timeline says when it holds): whatever the absolute speed, it does not slow down for the
+        object (0.75). Only above 100 mm/s: a crawl is slow whichever way round."""
+        if g.activity.format != "tdl":
+            return
+        asked = {id(p.transfer): p.task.manner for p in g.pairs if p.transfer is not None}
+        held_at: set[int] = set()
+        loaded = []
+        for t in g.activity.transfers:
+            if t.release is None:
+                continue
+            inside = [(s, v) for s, v in g.activity.speeds if t.grasp.step.index < s.index < t.release.step.index]
+            held_at.update(s.index for s, _ in inside)
+            manner = tuple(g.instruction.manner) + tuple(asked.get(id(t), ()))
+            slow = [w for k, w in manner if k == "slow"]
+            if slow and inside:
+                loaded.append((slow[0], max(inside, key=lambda sv: sv[1])))
+        empty = [v for s, v in g.activity.speeds if s.index not in held_at]
+        if not empty:
+            return
+        fastest_empty = max(empty)
+        for word, (step, v) in loaded:
+            if v > fastest_empty and v > _CRAWL_MM_S:
+                param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
+                yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
+                                  f"the plan moves it faster than it moves with the gripper empty (at most {fmt_number(fastest_empty)} mm/s)",
+                                  0.75, step=step.index, span=step.arg_span(param),
+                                  suggestion=f"Carry the object slower than {fmt_number(fastest_empty)} mm/s", manner=word, velocity=v,
+                                  limit=fastest_empty)
+                return
 
     def _speed(self, manner, speeds):
         slow = [w for k, w in manner if k == "slow"]
