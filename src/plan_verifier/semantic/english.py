@@ -365,8 +365,8 @@ class _Sentence(Constructions):
         tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
         statement: Clause | None = None  # "…, then it goes to the saw": a statement of where the thing goes, after this task
         if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs:
-            places.append(("goal", PlaceRef(verb_tok.text, place_key(self.v.en_places.get(verb_tok.low), None, None, verb_tok.low),
-                                            self.v.en_places.get(verb_tok.low), words=(verb_tok.low,))))
+            # "Bin it": some bin, by its word only (no kind: the scrap box or the reject tote is as much a bin for it)
+            places.append(("goal", PlaceRef(verb_tok.text, place_key(None, None, None, verb_tok.low), words=(verb_tok.low,))))
             last_role = "goal"
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"

@@ -121,6 +121,10 @@ class Phrases:
             if tok.kind == "punct" and tok.low not in ("#", "-"):
                 break
             low = tok.low
+            if tokens and tok.text.isupper() and len(tok.text) > 1 and low in CONJUNCTIONS and tokens[-1].low in DETERMINERS:
+                tokens.append(tok)  # "the OR runner": an abbreviation written in capitals (operating room), not "or"
+                i += 1
+                continue
             if tokens and (low in CONJUNCTIONS or low in PARTICLES or self._preposition(i, end) is not None
                            or self._phrase(i, end, EXCEPT) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place

@@ -141,6 +141,9 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
     return tuple(clauses) or None
 
 
+#: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
+_PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
+                       "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
 _ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
 
 
@@ -169,8 +172,12 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     end = offset + len(item)
     it = ObjectRef("", None, pronoun=True)
     out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else ())]
-    out += [Clause("inspect", "", offset, end, (it,), (("location", p),)) for p in stops[:-1]]
-    return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),))]
+    for place in stops[:-1]:
+        if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
+            out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
+        else:  # "Can → fill-level camera → …": shown on the way
+            out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
+    return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
 
 
 def _stop(part: str) -> PlaceRef | None:
@@ -340,6 +347,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             if task.obj is not None and not task.obj.pronoun:
                 last_object = task.obj
             if task.action in WORK and task.at is not None and task.at.obj is not None and (task.at.kind or "").startswith("container:") \
+                    and ("location", task.at) in clause.places \
                     and clause.objects and not any(o.pronoun or o.noun in _OBJECT_NOUNS() for o in clause.objects):
                 last_object = task.at.obj  # "check the moisture on the chair rung, then it goes …": "it" is the rung
             pending.append((task, clause.order))

@@ -87,7 +87,7 @@ class _Clause:
     negated: bool = False
 
     def empty(self) -> bool:
-        return not (self.objects or self.places or self.excluded or self.manner or self.subjects or self.topics)
+        return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -301,6 +301,9 @@ class _Reader:
         if head_forms and "".join(head_forms) in _ORDER_PHRASES:
             self.cur.order = "first" if "".join(head_forms) in self.v.ko_first else "sequence"
             return j + (1 if j < n and m[j].tag.startswith("J") else 0)
+        if j < n and m[j].form == "아니" and m[j].tag == "VCN" and self._is_place(phrase):
+            self.cur.excluded_places.append(self._place(phrase))  # "자투리 통 아니고", "폐기통 아님": not that place
+            return j + 2
         if j < n and m[j].form in ("말", "빼") and j + 1 < n and m[j + 1].form == "고":
             if self._is_place(phrase):
                 self.cur.excluded_places.append(self._place(phrase))  # "3번 통 말고"
@@ -734,7 +737,7 @@ class _Reader:
             objects = [o for o in objects if not self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
         if action in _CARRIES and not objects and not negated:
             places = [(role, self._carrying(p)) if role in ("goal", "location") else (role, p) for role, p in places]
-        if action is None and not negated and not cur.excluded and not objects and not places:
+        if action is None and not negated and not cur.excluded and not cur.excluded_places and not objects and not places:
             self.out.append(Clause(None, stem, cur.start, end, manner=tuple(cur.manner)))
         else:
             self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,
