@@ -36,6 +36,9 @@ _NOT_OBJECTS = frozenset({"picture", "photo", "image", "snapshot", "shot", "chan
 _BEFORE_INFINITIVE = frozenset({"you", "need", "want", "like", "have", "going", "able", "try", "asked", "order", "wish", "supposed",
                                 "has", "needs", "wants", "robot", "arm", "it", "please", "and", "then"})
 _LEAVE = frozenset({"leave", "keep", "ignore", "skip"})
+#: "I'll grab it", "the courier will pick them up": someone will take the thing.
+_WILL = frozenset({"i'll", "we'll", "they'll", "he'll", "she'll", "will", "can", "'ll"})
+_TAKE = frozenset({"grab", "take", "pick", "collect", "get", "fetch"})
 #: Words for the tasks themselves in a heading that counts them ("Two jobs:").
 _TASK_NOUNS = frozenset({"job", "task", "step", "move", "errand", "transfer", "run", "thing"})
 #: The robot itself: "move the arm to point A" moves no object.
@@ -223,10 +226,9 @@ class _Sentence(Constructions):
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or is_label(self.t[i - 2])) and \
-                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
+        if i >= 2 and self.t[i - 1].low == "," and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
-            return False  # "rack A, slot 2": a noun with its number after another, not "slot" the verb
+            return False  # "rack A, slot 2", "the hold shelf, slot 1": a noun with its number after a place, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
@@ -252,6 +254,13 @@ class _Sentence(Constructions):
                     heads.pop()  # "go pick up the cube": one clause
                 heads.append(i)
         return heads
+
+    def _taken_later(self, i: int) -> bool:
+        """Does the sentence go on to say that a person will take the thing from there ("…, I'll grab it later", "…, the
+        courier will pick it up")? Then "leave it there" is where to put it, not to leave it alone."""
+        rest = [t.low for t in self.t[i:]]
+        return any(rest[k] in _WILL and k + 2 < len(rest) and rest[k + 1] in _TAKE and rest[k + 2] in _OBJECT_PRONOUNS
+                   for k in range(len(rest)))
 
     def _counts_tasks(self) -> bool:
         """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""
@@ -539,6 +548,8 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
+        if action == "leave" and places and self._taken_later(i):
+            action = "place"  # "Just leave the board on the hand-over shelf, I'll grab it later": put it there for them
         if action == "leave":
             negated = True
         if action == "touch" and not negated:

@@ -262,6 +262,15 @@ class Constructions(Phrases):
                 negated, k = True, k + n_except
                 continue
             p = self._preposition(k, end)
+            if p is None and routes and self.t[k - 1].low == ",":
+                part, j = self._noun_phrase(k, end)
+                if part is not None and self._names_place(part) and (part.labels or self._place(part).side):
+                    # "the hold shelf, slot 1": which part of the place just named
+                    role, whole = routes[-1]
+                    place = self._place(part)
+                    routes[-1] = (role, replace(place, text=f"{whole.text}, {place.text}", words=place.words + whole.words))
+                    k = j
+                    continue
             if p is None:
                 break
             np2, k = self._noun_phrase(k + p[1], end)

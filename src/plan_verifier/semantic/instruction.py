@@ -346,10 +346,6 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 continue
             if task.obj is not None and not task.obj.pronoun:
                 last_object = task.obj
-            if task.action in WORK and task.at is not None and task.at.obj is not None and (task.at.kind or "").startswith("container:") \
-                    and ("location", task.at) in clause.places \
-                    and clause.objects and not any(o.pronoun or o.noun in _OBJECT_NOUNS() for o in clause.objects):
-                last_object = task.at.obj  # "check the moisture on the chair rung, then it goes …": "it" is the rung
             pending.append((task, clause.order))
     if len(pending) > 1 and pending[0][0].manner and _leads(text, pending[0][0], clauses):
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
@@ -533,7 +529,7 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
         return Task("pick", obj=obj, source=source or location, **common)
     if action == "handover":
         operator = next((p for p in (goal, location) if p is not None and p.kind == "operator"), None)
-        if operator is None and goal is not None and not _a_person(goal, clause.verb):
+        if operator is None and recipient is None and goal is not None and not _a_person(goal, clause.verb):
             # "포스터 롤 카운터로 전달해줘", "pass it to the pass window": given over at a place, i.e. put there
             return Task("transfer", obj=obj, source=source or location, destination=goal, **common)
         operator = operator or PlaceRef("operator", "operator", "operator")

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, verb_lemma
+from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -358,8 +358,10 @@ class _Reader:
         """"drawer front 왼쪽 지그에 넣고", "tray 식기 건조대에": English words, then a Korean place that is a place by itself —
         where the words switch language, the thing ends and the place starts (when the clause has no other object and
         nothing was just fetched)."""
-        if before.morphs[-1].tag != "SL" or after.morphs[0].tag == "SL" or self.cur.objects or self.cur.topics:
+        if before.morphs[-1].tag != "SL" or not has_hangul(after.morphs[0].form) or self.cur.objects or self.cur.topics:
             return False
+        if before.morphs[-1].form.lower() in self.v.en_places or noun_lemma(before.morphs[-1].form.lower()) in self.v.en_places:
+            return False  # "hold shelf 2번 칸에", "feeder 부품 fixture에": an English place name, then its part
         if any(m.tag == "SL" and (_LABEL.fullmatch(m.form) or m.form.isupper() and m.form.lower() not in self.v.en_objects)
                for m in before.morphs):
             return False  # "A 위치로", "B2 지그에", "ESD 트레이에서": a label or an acronym of the place
