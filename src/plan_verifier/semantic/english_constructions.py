@@ -34,6 +34,8 @@ _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "w
 _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
 #: Pronouns that open a statement of their own after a request ("…, it failed the cycle").
 _PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
+#: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
+_NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
 _JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
 
@@ -132,7 +134,8 @@ class Constructions(Phrases):
                 return False
             finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
                 verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ") or \
-                verb.low == "'s" and self._is_be(k) or k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and is_past(verb)
+                verb.low == "'s" and self._is_be(k) or \
+                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED)
             if finite:
                 np, j = self._noun_phrase(i, k)
                 return np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS

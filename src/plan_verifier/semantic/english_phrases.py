@@ -46,7 +46,7 @@ EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart f
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry", "..., I'll grab it later").
 SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
-                      "i've", "he's", "she's", "i'll", "we'll", "they'll", "he'll", "she'll", "it'll", "you'll"})
+                      "i've", "he's", "she's", "i'll", "we'll", "they'll", "he'll", "she'll", "it'll", "you'll", "im"})
 MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
 #: Words of courtesy that ask for nothing ("thanks", "cheers").
 COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})

@@ -738,7 +738,7 @@ class _Reader:
             places += [("location", self._as_place(o)) for o in objects if self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
             objects = [o for o in objects if not self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
         if action in _CARRIES and not objects and not negated:
-            places = [(role, self._carrying(p)) if role in ("goal", "location") else (role, p) for role, p in places]
+            places = [(role, self._carrying(p)) if role in ("goal", "location", "source") else (role, p) for role, p in places]
         if action is None and not negated and not cur.excluded and not cur.excluded_places and not objects and not places:
             self.out.append(Clause(None, stem, cur.start, end, manner=tuple(cur.manner)))
         else:
