@@ -53,6 +53,10 @@ class PlaceRef:
     #: Free words: what the name says besides kind and designators ("proofer" of "proofer shelf"; the head noun itself
     #: when the lexicon has no kind for it: "laser marker"), lower-case lemmas (Korean as written).
     words: tuple[str, ...] = ()
+    #: Words written before the place's own name that may be the carried thing's: Korean leaves an object's particle off
+    #: ("미소국 그릇 패스 창구로 전달해" — the miso bowl, to the pass window) and the reader cannot tell where the thing
+    #: ends when nothing else is the object. Any leading part of these may be the thing's, not the place's.
+    carried: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

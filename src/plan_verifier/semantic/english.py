@@ -18,7 +18,7 @@ from dataclasses import replace
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
-                                                    QUANTIFIERS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
+                                                    QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
 from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -36,6 +36,11 @@ _NOT_OBJECTS = frozenset({"picture", "photo", "image", "snapshot", "shot", "chan
 _BEFORE_INFINITIVE = frozenset({"you", "need", "want", "like", "have", "going", "able", "try", "asked", "order", "wish", "supposed",
                                 "has", "needs", "wants", "robot", "arm", "it", "please", "and", "then"})
 _LEAVE = frozenset({"leave", "keep", "ignore", "skip"})
+#: "I'll grab it", "the courier will pick them up": someone will take the thing.
+_WILL = frozenset({"i'll", "we'll", "they'll", "he'll", "she'll", "will", "can", "'ll"})
+_TAKE = frozenset({"grab", "take", "pick", "collect", "get", "fetch"})
+#: Words for the tasks themselves in a heading that counts them ("Two jobs:").
+_TASK_NOUNS = frozenset({"job", "task", "step", "move", "errand", "transfer", "run", "thing"})
 #: The robot itself: "move the arm to point A" moves no object.
 _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 #: Words that introduce the instrument or the way, not an object to handle: "with the gripper", "using the camera".
@@ -43,9 +48,6 @@ _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
-#: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry").
-_SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
-                       "i've", "he's", "she's"})
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -56,6 +58,9 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
     k = 0
     while k < len(sentences):
         sentence = _Sentence(sentences[k], text, v)
+        if k + 1 < len(sentences) and ":" in text[sentences[k][-1].end:sentences[k + 1][0].start] and sentence._counts_tasks():
+            k += 1  # "Two things: rung to the left jig, leg to the right jig": how many, no object
+            continue
         if k + 1 < len(sentences) and ":" in text[sentences[k][-1].end:sentences[k + 1][0].start] and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
@@ -169,6 +174,9 @@ class _Sentence(Constructions):
         compound = compound_verb(tok.low, self.v)
         if compound is not None:
             return compound  # "tackweld", "spotweld": a routine name written as one word
+        if tok.low in self.v.constructions.place_verbs and i + 1 < len(self.t) and \
+                (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES):
+            return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i)
         if tok.verb in _LEAVE:
@@ -218,10 +226,9 @@ class _Sentence(Constructions):
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i >= 2 and self.t[i - 1].low == "," and (self.t[i - 2].kind == "number" or is_label(self.t[i - 2])) and \
-                i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
+        if i >= 2 and self.t[i - 1].low == "," and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
-            return False  # "rack A, slot 2": a noun with its number after another, not "slot" the verb
+            return False  # "rack A, slot 2", "the hold shelf, slot 1": a noun with its number after a place, not "slot" the verb
         if j < 0:
             return True
         prev = self.t[j]
@@ -247,6 +254,19 @@ class _Sentence(Constructions):
                     heads.pop()  # "go pick up the cube": one clause
                 heads.append(i)
         return heads
+
+    def _taken_later(self, i: int) -> bool:
+        """Does the sentence go on to say that a person will take the thing from there ("…, I'll grab it later", "…, the
+        courier will pick it up")? Then "leave it there" is where to put it, not to leave it alone."""
+        rest = [t.low for t in self.t[i:]]
+        return any(rest[k] in _WILL and k + 2 < len(rest) and rest[k + 1] in _TAKE and rest[k + 2] in _OBJECT_PRONOUNS
+                   for k in range(len(rest)))
+
+    def _counts_tasks(self) -> bool:
+        """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""
+        words = [t for t in self.t if t.kind != "punct"]
+        return len(words) >= 2 and (words[0].low in self.v.numbers or words[0].kind == "number" or words[0].low in QUANTIFIERS) and \
+            all(t.noun in self.v.en_generic or t.noun in _TASK_NOUNS for t in words[1:])
 
     # ------------------------------------------------------------------ clauses
     def clauses(self) -> list[Clause]:
@@ -352,6 +372,11 @@ class _Sentence(Constructions):
         leave_alone = keep_on = False
         subordinate: tuple[str | None, list[Clause]] | None = None
         tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
+        statement: Clause | None = None  # "…, then it goes to the saw": a statement of where the thing goes, after this task
+        if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs:
+            # "Bin it": some bin, by its word only (no kind: the scrap box or the reject tote is as much a bin for it)
+            places.append(("goal", PlaceRef(verb_tok.text, place_key(None, None, None, verb_tok.low), words=(verb_tok.low,))))
+            last_role = "goal"
         if action == "inspect" and i < end and self.t[i].low == "of":
             i += 1  # "take a picture of position 1"
         while i < end:
@@ -366,7 +391,7 @@ class _Sentence(Constructions):
             if tok.low in SUBORDINATORS and i > head + 1:
                 subordinate = self._subordinate(i, end)
                 break
-            if i > head + 1 and (tok.low in _SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
+            if i > head + 1 and (tok.low in SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
             if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
                     (self.t[i + 1].low in _ARTICLES and is_verb(tok.low) or self.t[i + 1].low in _OBJECT_PRONOUNS) and \
@@ -378,9 +403,20 @@ class _Sentence(Constructions):
                 # when it is about the thing carried ("it"), where it puts it is read, to be reported as not understood
                 tail = i if self.t[i + 1].low in _OBJECT_PRONOUNS else None
                 break
-            if tok.low == "," and self._new_statement(i + 1, end):
-                break  # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own
             seq = self._phrase(i, end, self._sequence_phrases) if tok.low not in ("and", ",", "or", "then") else 0
+            k = i + max(seq, 1)
+            while k < end and self.t[k].low in ("then", "and") and (tok.low in (",", "and", "then") or seq):
+                k += 1
+            if i > head + 1 and (tok.low in (",", "and", "then") or seq) and self._new_statement(k, end):
+                # "..., that one stays where it is", "..., the operator wants to check it": a statement of its own; "…, then it
+                # goes to the saw" says where the thing goes next
+                said = self._fact_or_context(k, end)
+                if said.action is not None:
+                    then = seq or "then" in {x.low for x in self.t[i:k]}
+                    statement = Clause(**{**_fields(said), "order": "sequence" if then else said.order})
+                    break
+                if tok.low == ",":
+                    break
             if (tok.low in ("and", ",", "or", "then") or seq) and i + max(seq, 1) < end:
                 if tok.low == "then" or seq:
                     order = order or "sequence"  # "move to A, then B", "A followed by B"
@@ -429,18 +465,7 @@ class _Sentence(Constructions):
                     i = j  # "from the tray by the window": where the tray is, no second place
                     continue
                 if np is not None:
-                    place = self._place(np)
-                    if j + 1 < end and self.t[j].low == "of":
-                        owner, k = self._noun_phrase(j + 1, end)  # "the left side of the table", "the top of the pallet"
-                        if owner is not None:
-                            whole = self._place(owner)
-                            if place.kind in (None, "position"):  # "the left side of the table", "the top of the pallet"
-                                place = PlaceRef(f"{np.text} of {owner.text}", place.key if place.side else whole.key,
-                                                 whole.kind, whole.label, place.side, whole.coords, color=whole.color,
-                                                 words=whole.words + place.words)
-                            else:  # "slot 2 of the tray", "the top shelf of the display case": the part, with the whole's words
-                                place = replace(place, text=f"{np.text} of {owner.text}", words=place.words + whole.words)
-                            j = k
+                    place, j = self._place_of(np, j, end)
                     places.append((role, place))
                     last_role = role
                     i = after_place = j
@@ -498,7 +523,8 @@ class _Sentence(Constructions):
                     places.append(("location", self._place(np)))
                     last_role = "location"
                 elif action == "handover" and not objects and not any(role == "recipient" for role, _ in places) and \
-                        self._noun_phrase(j, end)[0] is not None and (self._is_person(np) or self._bare_recipient(np)):
+                        self._preposition(j, end) is None and self._noun_phrase(j, end)[0] is not None and \
+                        (self._is_person(np) or self._bare_recipient(np)):
                     places.append(("recipient", self._place(np)))  # "give the operator the gear": to whom, then what
                 elif not objects and verb_tok.verb in self.v.constructions.fills and self._names_place(np) and \
                         np.head is not None and np.head.noun not in self.v.en_objects:
@@ -513,6 +539,17 @@ class _Sentence(Constructions):
             i += 1
         if action == "leave" and keep_on:
             return [Clause(None, verb_tok.text, self.t[start].start, self.t[i - 1].end, fact=True)]
+        if action == "leave" and verb_tok.verb in self.v.constructions.via:
+            # "skip the labeller", "bypass the wrapper": the place passed by is ruled out, not a thing left alone
+            passed = [o for o in objects if not o.pronoun and o.noun in self.v.en_places]
+            excluded_places += [PlaceRef(o.text, place_key(self.v.en_places[o.noun], None, None, o.noun), self.v.en_places[o.noun],
+                                         words=o.words) for o in passed]
+            objects = [o for o in objects if o not in passed]
+            if passed and not objects:
+                return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
+                               excluded_places=tuple(excluded_places), order=order)]
+        if action == "leave" and places and self._taken_later(i):
+            action = "place"  # "Just leave the board on the hand-over shelf, I'll grab it later": put it there for them
         if action == "leave":
             negated = True
         if action == "touch" and not negated:
@@ -522,6 +559,8 @@ class _Sentence(Constructions):
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
                         excluded_places=tuple(excluded_places))
+        if statement is not None:
+            return [clause, statement]
         if tail is not None:
             # what the unknown verb says is read but not placed: if it names things or places, the stage says it could not read it
             rest = self._clause_from(tail + 1, end, None, self.t[tail])
@@ -535,19 +574,6 @@ class _Sentence(Constructions):
             return [Clause(**{**_fields(clause), "order": "sequence"})] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
         return [clause]
 
-    def _new_statement(self, i: int, end: int) -> bool:
-        """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is")?"""
-        for k in range(i + 1, min(end, i + 6)):
-            verb = self.t[k]
-            if verb.kind != "word":
-                return False
-            finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
-                verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ")
-            if finite:
-                np, j = self._noun_phrase(i, k)
-                return np is not None and j == k
-        return False
-
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:
         """Order words of more than one word ("followed by", "after that"), which may join two parts of one clause."""
@@ -558,7 +584,7 @@ class _Sentence(Constructions):
         while i < end and self.t[i].low in ("then", "and", ",", "also", "next", "finally"):
             i += 1
         if i >= end or self._preposition(i, end) is not None or (self._action(i) is not None and self._is_head(i)) \
-                or self._phrase(i, end, EXCEPT) or self.t[i].low in _SUBJECTS:
+                or self._phrase(i, end, EXCEPT) or self.t[i].low in SUBJECTS:
             return False
         np, _ = self._noun_phrase(i, end)
         return np is not None and not self._names_place(np) and np.head is not None and np.head.low not in self.v.en_pronouns
@@ -627,6 +653,17 @@ def noun_phrases(text: str) -> tuple[tuple[ObjectRef, ...], tuple[PlaceRef, ...]
         elif np.head is not None and np.head.noun in sentence.v.en_objects:
             objects.append(sentence._object(np))
     return tuple(objects), tuple(places)
+
+
+def place_phrase(text: str) -> PlaceRef | None:
+    """The place a text without a verb names as a whole ("right slot of the case", "folder", "the fill-level camera"),
+    even one the vocabulary has no kind for; None when the words are more than one noun phrase."""
+    sentence = _Sentence(list(english_tokens(text)), text, vocabulary())
+    np, j = sentence._noun_phrase(0, len(sentence.t))
+    if np is None or np.head is None:
+        return None
+    place, j = sentence._place_of(np, j, len(sentence.t))
+    return place if j == len(sentence.t) else None
 
 
 def compound_verb(word: str, v: Vocabulary) -> str | None:

@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_phrases import COURTESY, EXCEPT, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past
+from plan_verifier.semantic.english_phrases import COURTESY, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past, is_verb, verb_forms
 
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
 _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
 _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
+#: Pronouns that open a statement of their own after a request ("…, it failed the cycle").
+_PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
+#: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
+_NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
 _JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
 
@@ -71,6 +75,9 @@ class Constructions(Phrases):
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
         c = self.v.constructions
+        stated = self._stated_route(start, end)
+        if stated is not None:
+            return stated
         be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
         if be is None:
             # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
@@ -78,7 +85,7 @@ class Constructions(Phrases):
             be = next((i for i, tok in enumerate(t) if i > 1 and tok.verb in c.goes_to and self._relative_before(start, start + i)), None)
         if be is None:
             be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
-                       or self._is_be(start + i)), None)
+                       or self._is_be(start + i) or self._needs_work(start + i, end)), None)
         if be is not None and be > 0:
             order = None
             while start < end - 1 and be > 1 and (self.t[start].low in ("today", "now", "tonight", "tomorrow", "also", "could", "can", "would",
@@ -117,6 +124,101 @@ class Constructions(Phrases):
         if manner and len(t) <= 3:
             return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner))
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+
+    def _new_statement(self, i: int, end: int) -> bool:
+        """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is", "the customer's
+        here", "it failed the cycle")?"""
+        for k in range(i + 1, min(end, i + 6)):
+            verb = self.t[k]
+            if verb.kind != "word":
+                return False
+            finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
+                verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ") or \
+                verb.low == "'s" and self._is_be(k) or \
+                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED)
+            if finite:
+                np, j = self._noun_phrase(i, k)
+                return np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS
+        return False
+
+    def _aside(self, i: int, end: int) -> int | None:
+        """Where, after a request without a verb, a comma opens a sentence of its own that says why or what else ("Roses to
+        compost, they're done", "Tray back to the intake cart, it failed the cycle", "…, the customer's here"): the
+        comma's index, None when there is no such sentence."""
+        for k in range(i + 1, end - 1):
+            if self.t[k].low == "," and (self.t[k + 1].low in SUBJECTS or self._new_statement(k + 1, end)):
+                return k
+        return None
+
+    def _place_of(self, np, j: int, end: int) -> tuple[PlaceRef, int]:
+        """The place a noun phrase names, with the whole it is part of when "of" follows ("the left side of the table",
+        "slot 2 of the tray"), and the index after it."""
+        place = self._place(np)
+        if j + 1 < end and self.t[j].low == "of":
+            owner, k = self._noun_phrase(j + 1, end)
+            if owner is not None:
+                whole = self._place(owner)
+                if place.kind in (None, "position"):  # "the left side of the table", "the top of the pallet"
+                    place = PlaceRef(f"{np.text} of {owner.text}", place.key if place.side else whole.key,
+                                     whole.kind, whole.label, place.side, whole.coords, color=whole.color,
+                                     words=whole.words + place.words)
+                else:  # "slot 2 of the tray", "the top shelf of the display case": the part, with the whole's words
+                    place = replace(place, text=f"{np.text} of {owner.text}", words=place.words + whole.words)
+                j = k
+        return place, j
+
+    def _needs_work(self, i: int, end: int) -> bool:
+        """"The leg needs sanding": the verb of a statement that the thing is due some work (its subject is the thing)."""
+        return self.t[i].low in ("needs", "need", "wants", "want") and i + 1 < end and self.t[i + 1].low.endswith("ing")
+
+    def _bare(self, i: int, end: int) -> bool:
+        """Does the word at i stand alone, with nothing it could govern after it ("to compost,", "to dispatch for pick-up")?"""
+        nxt = self.t[i + 1] if i + 1 < end else None
+        return nxt is None or nxt.kind == "punct" or nxt.low in ("for", "and", "please", "then", "now")
+
+    def _sub(self, start: int, end: int) -> "Constructions":
+        """The words start..end read as a sentence of their own (what came before it named still counts)."""
+        sub = type(self)(self.t[start:end], self.text, self.v)
+        sub.named_before = self.named_before
+        return sub
+
+    def _stated_route(self, start: int, end: int) -> Clause | None:
+        """Statements of where a thing is to end up that `goes_to`'s one-word verbs miss: a duty with a passive or a state
+        ("the tray should be set on the bench", "the vase is to be put back in the cooler", "the sheet ought to be sitting
+        on the cutter, not on the outfeed") and verbs of more than one word ("needs to end up in the cold room"). The
+        subject is the thing, every place after the verb its route in its role."""
+        for i in range(start + 1, end - 1):
+            tok = self.t[i]
+            phrase = next((p for p in self.v.constructions.goes_to if " " in p and self._phrase(i, end, (p,))), None) \
+                if tok.kind == "word" else None
+            if phrase is not None:
+                verb_end = i + len(phrase.split())
+                subject_end = i - self._duty_before(start, i)
+            elif tok.low == "be" and self._duty_before(start, i) and self._participle(i + 1):
+                verb_end = i + 2
+                subject_end = i - self._duty_before(start, i)
+            else:
+                continue
+            subject = self._subject(start, subject_end)  # "the six-pack on the labeller": the thing, and where it is
+            objects = [o for o in subject if isinstance(o, ObjectRef)]
+            where = [("source", p) for p in subject if isinstance(p, PlaceRef)]
+            k = verb_end
+            while k < end and self.t[k].low in self.v.constructions.straight:
+                k += 1
+            if len(objects) != 1 or objects[0].generic or self._preposition(k, end) is None:
+                return None
+            routes, excluded = self._route_after(k, end)
+            if not routes:
+                return None
+            return Clause("transfer", self.t[i].text, self.t[start].start, self.t[end - 1].end, tuple(objects), tuple(where + routes),
+                          excluded_places=tuple(excluded))
+        return None
+
+    def _participle(self, i: int) -> bool:
+        """"set", "put", "placed", "sitting" after "be": a passive or a state, the verb's participle."""
+        tok = self.t[i] if i < len(self.t) else None
+        return tok is not None and tok.kind == "word" and is_verb(tok.verb) and tok.low != "being" and \
+            tok.low in verb_forms(tok.verb, "VBN") | verb_forms(tok.verb, "VBG")
 
     def _relative_before(self, start: int, verb: int) -> bool:
         """Does a relative clause of where the thing is (`constructions.where_it_is`) stand between start and verb?"""
@@ -163,6 +265,15 @@ class Constructions(Phrases):
                 negated, k = True, k + n_except
                 continue
             p = self._preposition(k, end)
+            if p is None and routes and self.t[k - 1].low == ",":
+                part, j = self._noun_phrase(k, end)
+                if part is not None and self._names_place(part) and (part.labels or self._place(part).side):
+                    # "the hold shelf, slot 1": which part of the place just named
+                    role, whole = routes[-1]
+                    place = self._place(part)
+                    routes[-1] = (role, replace(place, text=f"{whole.text}, {place.text}", words=place.words + whole.words))
+                    k = j
+                    continue
             if p is None:
                 break
             np2, k = self._noun_phrase(k + p[1], end)
@@ -200,6 +311,12 @@ class Constructions(Phrases):
                 (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
+        aside = self._aside(i, end)
+        if aside is not None:
+            # "Roses to compost, they're done", "Envelope pack to the counter, the customer's here": the request, then why
+            head = self._sub(0, aside)
+            routes = head._verbless() if head is not None else None
+            return routes + [self._fact_or_context(aside + 1, end)] if routes else None
         if i >= end or any(tok.verb in _BE and tok.low != "'s" or tok.verb in self.v.constructions.goes_to or self._is_be(k)
                            for k, tok in enumerate(t[i:], start=i)):
             return None  # a statement ("the bolt goes to bin 1"), read as one
@@ -214,6 +331,10 @@ class Constructions(Phrases):
             tok = t[i]
             route = routes[-1]
             seq = self._phrase(i, end, tuple(p for p in self.v.en_sequence if " " in p))
+            if tok.low in self.v.en_first and route.objects and not route.places and route.lead is None:
+                route.order = "first"  # "Wreath first to the van, then …": this part before what follows
+                i += 1
+                continue
             if tok.low in _JOINS or tok.low in self.v.en_sequence or seq or tok.kind == "punct":
                 n = max(seq, 1)
                 if route.objects or route.places or route.lead:
@@ -223,20 +344,22 @@ class Constructions(Phrases):
                     routes[-1].order = "sequence"
                 i += n
                 continue
-            if tok.low in COURTESY or tok.low == "please":
-                i += 1
+            if tok.low in COURTESY or tok.low == "please" or \
+                    tok.low in self.v.constructions.straight and (route.objects or route.lead) and self._preposition(i + 1, end):
+                i += 1  # "bottle straight to the case": how directly, not part of the thing
                 continue
             prep = self._preposition(i, end)
             if prep is not None:
-                if tok.low == "to" and self._infinitive(i + 1, end):
-                    return None  # "the operator wants to check it first": what someone wants, no route
+                if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)):
+                    return None  # "the operator wants to check it first": what someone wants, no route ("roses to compost": one)
                 np, j = self._noun_phrase(i + prep[1], end)
                 if np is None:
                     return None
                 if prep[0] == "location" and route.places and self._phrase(i, end, tuple(self.v.constructions.landmarks)):
                     i = j  # "the tray by the window": where the tray is, not another place
                     continue
-                route.places.append((prep[0], self._place(np)))
+                place, j = self._place_of(np, j, end)
+                route.places.append((prep[0], place))
                 i = j
                 continue
             if (route.objects or route.lead) and tok.low != tok.verb and self._action(i) is not None:
@@ -254,8 +377,9 @@ class Constructions(Phrases):
                 route.objects.append(self._object(np))
             i = j
         routes[-1].end = end
+        routes = _continued([r for r in routes if r.objects or r.places or r.lead], self.named_before)
         clauses = []
-        for n, route in enumerate(r for r in routes if r.objects or r.places or r.lead):
+        for n, route in enumerate(routes):
             clause = self._route_clause(route, action, wish)
             if clause is None:
                 return None
@@ -280,3 +404,25 @@ class Constructions(Phrases):
         if wish:
             places = [("goal" if role == "location" else role, p) for role, p in places]
         return Clause(action, "", 0, 0, tuple(objects), tuple(places))
+
+
+def _continued(routes: list[_Route], named_before: bool) -> list[_Route]:
+    """Parts of one route split by a comma or "and" without an order word: "Rose bouquet out of the cooler, onto the wrapping
+    table", "Business cards off the press and onto the cutter" (places in other roles go on the route before), "Table leg,
+    lumber cart to saw" (a thing alone, then a route from a place: that thing's route); "The leg needs sanding — from the
+    saw, over to the sanding station" (the thing named before)."""
+    out: list[_Route] = []
+    for route in routes:
+        before = out[-1] if out else None
+        if before is not None and route.order is None and (before.objects or named_before and before.places) and before.lead is None:
+            roles = {role for role, _ in before.places}
+            if not route.objects and route.lead is None and route.places and not roles & {role for role, _ in route.places}:
+                before.places.extend(route.places)
+                before.end = route.end
+                continue
+            if not before.places and route.lead is not None and {role for role, _ in route.places} == {"goal"}:
+                before.places.extend([("source", route.lead)] + route.places)
+                before.end = route.end
+                continue
+        out.append(route)
+    return out

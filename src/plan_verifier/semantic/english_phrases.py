@@ -44,10 +44,13 @@ NEGATORS = frozenset({"n't", "not", "never", "don't", "dont", "doesn't", "withou
 _RELATIVE_WORDS = frozenset({"that", "that's", "which", "which's", "who", "is", "are", "currently", "still", "now"})
 EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
+#: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry", "..., I'll grab it later").
+SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
+                      "i've", "he's", "she's", "i'll", "we'll", "they'll", "he'll", "she'll", "it'll", "you'll", "im"})
 MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", "may", "might", "'ll"})
 #: Words of courtesy that ask for nothing ("thanks", "cheers").
 COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
-NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "as", "is", "are", "it's", "with", "instead",
+NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "overnight", "later", "as", "is", "are", "it's", "with", "instead",
                         "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
                         "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
 
@@ -118,6 +121,10 @@ class Phrases:
             if tok.kind == "punct" and tok.low not in ("#", "-"):
                 break
             low = tok.low
+            if tokens and tok.text.isupper() and len(tok.text) > 1 and low in CONJUNCTIONS and tokens[-1].low in DETERMINERS:
+                tokens.append(tok)  # "the OR runner": an abbreviation written in capitals (operating room), not "or"
+                i += 1
+                continue
             if tokens and (low in CONJUNCTIONS or low in PARTICLES or self._preposition(i, end) is not None
                            or self._phrase(i, end, EXCEPT) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place

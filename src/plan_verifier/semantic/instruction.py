@@ -127,6 +127,10 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             clauses.extend(_routes(head, read_clauses) or ())
             clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
             continue
+        chain = _chain(item, offset)
+        if chain is not None:
+            clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
+            continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
             things = tuple(o for o, _ in objects) or _headline_thing(item) or (ObjectRef("", None, pronoun=True),)
@@ -135,6 +139,70 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                 continue
         clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
     return tuple(clauses) or None
+
+
+#: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
+_PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
+                       "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
+_ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
+
+
+def _chain(item: str, offset: int) -> list[Clause] | None:
+    """A route of more than two stops, or one with its thing after it: "Can → fill-level camera → right slot of the case",
+    "Flyers → folder → dispatch" (the first stop names no place: it is the thing), "꽃 냉장고 → 분무 → 쇼윈도, 튤립"
+    (a place first: where it comes from; after a comma, the thing), "충전기 출구 → 캡핑기, 병 하나". The stops between the
+    ends are visits on the way (a stop, as "show it to the camera" is); the last is where it goes. None for any other
+    item (a plain "A → B", or parts this cannot read as places)."""
+    parts = [p.strip(" .") for p in _ARROWS.split(item)]
+    if len(parts) < 2 or not all(parts) or ":" in parts[0]:
+        return None
+    last, comma, tail = parts[-1].partition(",")
+    thing = _named_thing(tail.strip(" .")) if comma and tail.strip(" .") and len(tail.split()) <= 3 else None
+    if comma and thing is None or len(parts) == 2 and thing is None:
+        return None
+    parts[-1] = last.strip()
+    source = _stop(parts[0])
+    if source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:")):
+        if len(parts) < 3 or thing is not None:
+            return None
+        thing, source = _named_thing(parts[0]), None  # "Can → camera → slot": the can, taken wherever it is
+    stops = [_stop(p) for p in parts[1:]]
+    if thing is None or any(p is None for p in stops):
+        return None
+    end = offset + len(item)
+    it = ObjectRef("", None, pronoun=True)
+    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else ())]
+    for place in stops[:-1]:
+        if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
+            out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
+        else:  # "Can → fill-level camera → …": shown on the way
+            out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
+    return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
+
+
+def _stop(part: str) -> PlaceRef | None:
+    """One stop of a route: the place it names (with the whole it is part of: "right slot of the case"), or a place by
+    its words when the vocabulary has no kind for it ("folder", "분무")."""
+    from plan_verifier.semantic.english import place_phrase
+    from plan_verifier.semantic.names import route_end
+
+    if not has_hangul(part):
+        return place_phrase(part)
+    _, places = route_end(part, goal=True)
+    if len(places) == 1:
+        return places[0][1]
+    words = tuple(re.findall(r"[\uac00-\ud7a3]+|[A-Za-z]+", part))
+    return PlaceRef(part, words[-1], None, words=words) if words and len(words) <= 3 else None
+
+
+def _named_thing(text: str) -> ObjectRef | None:
+    """The thing a route names at one of its ends ("Can", "병 하나", "튤립"), None when the words name a place."""
+    from plan_verifier.semantic.names import route_end
+
+    objects, places = route_end(text)
+    if places and not objects:
+        return _headline_thing(f"{text}:")[0] if has_hangul(text) and _headline_thing(f"{text}:") else None
+    return objects[0][0] if objects else (_headline_thing(f"{text}:") or (None,))[0]
 
 
 def _refinement(fragment: str) -> PlaceRef | None:
@@ -244,7 +312,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         if clause.action is None:
             global_manner.extend(clause.manner)  # "Handle the glass with care": how, even where what is unclear
             last_object = next((o for o in reversed(clause.objects) if not o.pronoun and o.noun), last_object)
-            if clause.objects or clause.places:
+            if clause.manner and not clause.places and all(o.pronoun for o in clause.objects):
+                pass  # "and do it slowly": how the thing named before is handled, nothing more
+            elif clause.objects or clause.places:
                 unread.append(text[clause.start:clause.end])
             elif not clause.manner:
                 context.append(text[clause.start:clause.end])
@@ -367,7 +437,8 @@ def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, 
     for clause in clauses:
         if clause.fact or clause.negated or clause.action not in CARRYING | {"pick"}:
             continue
-        if any(role in ("goal", "location") and id(p) not in used and p.key != "there" for role, p in clause.places):
+        if any(role in ("goal", "location") and id(p) not in used and p.key != "there" and not (clause.action == "handover" and _a_person(p, clause.verb))
+               for role, p in clause.places):
             out.append(text[clause.start:clause.end])
     return out
 
@@ -457,8 +528,11 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
             return Task("transfer", obj=obj, source=source or location, destination=goal, **common)
         return Task("pick", obj=obj, source=source or location, **common)
     if action == "handover":
-        operator = next((p for p in (goal, location) if p is not None and p.kind == "operator"), None) or \
-            PlaceRef("operator", "operator", "operator")
+        operator = next((p for p in (goal, location) if p is not None and p.kind == "operator"), None)
+        if operator is None and recipient is None and goal is not None and not _a_person(goal, clause.verb):
+            # "포스터 롤 카운터로 전달해줘", "pass it to the pass window": given over at a place, i.e. put there
+            return Task("transfer", obj=obj, source=source or location, destination=goal, **common)
+        operator = operator or PlaceRef("operator", "operator", "operator")
         origin = source or (location if location is not operator else None)
         return Task("handover", obj=obj, source=origin, destination=operator, **common)
     if action in ("transfer", "place", "insert", "stack"):
@@ -477,6 +551,21 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
                 destination = location
         return Task(action, obj=obj, source=origin, destination=destination, **common)
     return None
+
+
+def _a_person(place: PlaceRef, verb: str) -> bool:
+    """Who an English verb of giving gives to when the lexicon knows no place by that name ("hand it to the runner", "to
+    the groom"): a noun that names no kind of place is a person, one the operator kinds do not list. (Korean marks a
+    person with 한테/에게, so a goal in 로 is a place: "패스 창구로 전달해".)"""
+    if has_hangul(verb) or has_hangul(place.text):
+        return False
+    return place.kind is None or place.kind.startswith("container:") and place.obj is not None and place.obj.noun not in _OBJECT_NOUNS()
+
+
+def _OBJECT_NOUNS() -> frozenset[str]:
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    return frozenset(vocabulary().en_objects.values())
 
 
 def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Task, str | None]]:

@@ -15,10 +15,10 @@ holds stems only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Morph, canon, korean_morphs, verb_lemma
+from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -27,6 +27,8 @@ _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", 
 #: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
 _COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
+#: Words for the tasks themselves in a heading that counts them ("작업 두 개:", "두 가지:").
+_TASK_NOUNS = frozenset({"가지", "작업", "일", "건", "개"})
 _COUNTERS = frozenset({"개", "대", "장", "병", "묶음", "세트", "상자", "박스"})
 _AUX_PLACE = frozenset({"놓", "두", "넣"})
 #: Verbs of a relative clause that say where a thing is ("A에 있는 부품 트레이"): what they modify may be a place.
@@ -53,6 +55,10 @@ _MOVE_STEMS = frozenset({"이동", "움직이", "이동시키", "가"})
 #: Nouns of order: "A, B 순서로" visits A, then B.
 _SERIES = frozenset({"순서", "차례", "순"})
 #: Verbs of leaving something be: without a place ("파란 큐브는 두고", "놔둬") they exclude their object.
+#: Verbs of going: with a thing as their topic, the thing goes ("can은 capper 갔다가 …").
+_GO_STEMS = frozenset({"가", "들르", "거치"})
+#: Actions that carry a thing to a place.
+_CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
 _LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
@@ -81,7 +87,7 @@ class _Clause:
     negated: bool = False
 
     def empty(self) -> bool:
-        return not (self.objects or self.places or self.excluded or self.manner or self.subjects or self.topics)
+        return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -110,6 +116,10 @@ class _Reader:
                 self.cur.start = mo.start
             if mo.tag == "SF" or mo.form == ";":
                 self._flush(None, "", mo.start)
+                i += 1
+                continue
+            if mo.form == ":" and self._counts_tasks(i):
+                self.cur = _Clause()  # "두 가지: …", "작업 두 개: …": a heading that only counts what follows, no object
                 i += 1
                 continue
             if mo.form == ":" and not (self.cur.places or self.cur.topics or self.cur.excluded) and not self.segments and \
@@ -170,6 +180,12 @@ class _Reader:
         return self.out
 
     # ------------------------------------------------------------------ pieces
+    def _counts_tasks(self, i: int) -> bool:
+        """Do the words before the colon at i only count ("두 가지", "작업 세 개")?"""
+        words = [x for x in self.m[:i] if self.cur.start is not None and x.start >= self.cur.start]
+        return len(words) >= 2 and any(x.form in self.v.numbers for x in words) and \
+            all(x.form in self.v.numbers or x.tag == "NNB" or x.form in _TASK_NOUNS or x.form in self.v.ko_generic for x in words)
+
     def _list_marker(self, i: int) -> bool:
         """"1)", "2)" opening an item of a numbered list (Kiwi tags a leading one SB), not "(1)" or a label."""
         m = self.m
@@ -285,6 +301,9 @@ class _Reader:
         if head_forms and "".join(head_forms) in _ORDER_PHRASES:
             self.cur.order = "first" if "".join(head_forms) in self.v.ko_first else "sequence"
             return j + (1 if j < n and m[j].tag.startswith("J") else 0)
+        if j < n and m[j].form == "아니" and m[j].tag == "VCN" and self._is_place(phrase):
+            self.cur.excluded_places.append(self._place(phrase))  # "자투리 통 아니고", "폐기통 아님": not that place
+            return j + 2
         if j < n and m[j].form in ("말", "빼") and j + 1 < n and m[j + 1].form == "고":
             if self._is_place(phrase):
                 self.cur.excluded_places.append(self._place(phrase))  # "3번 통 말고"
@@ -325,6 +344,8 @@ class _Reader:
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._switches(before, after):
+                    return before, after
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
                 if named and not self._is_place(_head(before)) and (self._is_place(after) or self._counted(before) or
@@ -332,6 +353,23 @@ class _Reader:
                         and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _switches(self, before: _Phrase, after: _Phrase) -> bool:
+        """"drawer front 왼쪽 지그에 넣고", "tray 식기 건조대에": English words, then a Korean place that is a place by itself —
+        where the words switch language, the thing ends and the place starts (when the clause has no other object and
+        nothing was just fetched)."""
+        if before.morphs[-1].tag != "SL" or not has_hangul(after.morphs[0].form) or self.cur.objects or self.cur.topics:
+            return False
+        if before.morphs[-1].form.lower() in self.v.en_places or noun_lemma(before.morphs[-1].form.lower()) in self.v.en_places:
+            return False  # "hold shelf 2번 칸에", "feeder 부품 fixture에": an English place name, then its part
+        if any(m.tag == "SL" and (_LABEL.fullmatch(m.form) or m.form.isupper() and m.form.lower() not in self.v.en_objects)
+               for m in before.morphs):
+            return False  # "A 위치로", "B2 지그에", "ESD 트레이에서": a label or an acronym of the place
+        words = [m.form.lower() for m in before.morphs if m.tag == "SL"]
+        if all(w in self.v.en_sides or any(w in pair for pair in self.v.qualifier_pairs) for w in words) or \
+                after.morphs[0].form in _RELATIONAL:
+            return False  # "left 지그에", "output 컨베이어에": the place's own words
+        return self._is_place(after) and not self._object_follows(after.morphs[-1]) and not self._fetched()
 
     def _located(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
         """An object phrase whose first word names a place and the rest a thing ("조제대 약병", "A 랙 튜브"): where the thing is,
@@ -384,10 +422,13 @@ class _Reader:
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
-        taken = [c for c in self.out if c.action is not None and c.action not in WORK]
-        fetched = bool(taken) and taken[-1].action == "pick" and not taken[-1].negated  # a stop at a camera between changes nothing
-        return attributed or labelled or not fetched and not self._object_follows(after.morphs[-1]) and \
+        return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _fetched(self) -> bool:
+        """Was a thing just taken ("볼트 꺼내서 …")? Then a later place's nouns name the place, the object is the fetched one."""
+        taken = [c for c in self.out if c.action is not None and c.action not in WORK]
+        return bool(taken) and taken[-1].action == "pick" and not taken[-1].negated  # a stop at a camera between changes nothing
 
     def _next_predicate(self, last: Morph) -> str | None:
         return next((x.form for x in self.m[self.m.index(last) + 1:] if x.tag in ("VV", "VA", "VX")), None)
@@ -630,6 +671,23 @@ class _Reader:
             order = "before-lead"
         self.next_order = "sequence" if order_after == "sequence" else None
         negated = negated or cur.negated
+        if negated and stem in self.v.constructions.ko_via and (cur.objects or cur.places):
+            # "봉투는 포장기 거치지 말고 …로 보내", "초밥은 토치 안 거치고 …": what is passed is ruled out — a place, or a tool
+            # the vocabulary knows as a thing — never the topic, which is the next verb's thing
+            passed = [o for o in cur.objects if self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))] or \
+                ([] if cur.places else [o for o in cur.objects[-1:] if o.noun not in self.v.object_classes])
+            tools = [] if passed or cur.places else cur.objects[-1:]  # "토치 안 거치고": a tool station named by the tool
+            self.pending_topics.extend(cur.topics + [o for o in cur.objects if o not in passed and o not in tools])
+            self.out.append(Clause(None, stem, cur.start, end, excluded=tuple(tools), order=order,
+                                   excluded_places=tuple([self._as_place(o) for o in passed] + [p for _, p in cur.places])))
+            self.cur = _Clause()
+            return
+        if action == "move_to" and stem in _GO_STEMS and cur.topics and not negated and \
+                not any(o.count == 0 or self._is_place(_Phrase(list(korean_morphs(o.text)), o.text)) for o in cur.topics):
+            # "can은 capper 갔다가 labeller로": a thing as the topic of "go" is the thing that goes there, carried
+            action = "transfer"
+            cur.places.extend(("goal", self._as_place(o)) for o in cur.objects)
+            cur.objects, cur.topics = cur.topics, []
         before = next((c for c in reversed(self.out) if c.action is not None), None)
         if action is None and not stem and before is not None and (cur.places or cur.objects):
             # A closing fragment without its verb: "홈으로" (go home); "B위치 먼저 가고 그다음에 A위치" (the verb before);
@@ -642,11 +700,15 @@ class _Reader:
                     any(role == "goal" for role, _ in cur.places):
                 action = "transfer"  # "DVD 케이스 RFID 찍고 4번 분류함으로": the thing just shown or taken, on to there
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
-                any(role in ("goal", "source") for role, _ in cur.places):
-            action = "transfer"  # "빨간색 블록 A에서 B로": the verb left out, the roles say it all
+                any(role in ("goal", "source") or role == "location" and cur.order for role, _ in cur.places):
+            action = "transfer"  # "빨간색 블록 A에서 B로", "와사비 종지 먼저 소스대에": the verb left out, the roles say it all
+            cur.places = [("goal" if role == "location" else role, p) for role, p in cur.places]
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and \
                 {role for role, _ in cur.places} >= {"source", "goal"}:
             action = "transfer"  # "폴리백 투입 컨베이어에서 2번 슈트로": from one place to another, the thing written into the first
+        elif action is None and not stem and not negated and not (cur.objects or cur.topics) and len(cur.places) == 1 and \
+                cur.places[0][0] == "goal" and self._carrying(cur.places[0][1]).carried:
+            action = "transfer"  # "가로대 왼쪽 지그로, …": a thing and where it goes, its particle left off
         if negated and cur.topics:
             topics = cur.topics  # "병은 그대로 두고": the topic is what to leave alone
         elif cur.objects or action is None:
@@ -675,12 +737,28 @@ class _Reader:
         elif action in WORK:
             places += [("location", self._as_place(o)) for o in objects if self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
             objects = [o for o in objects if not self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
-        if action is None and not negated and not cur.excluded and not objects and not places:
+        if action in _CARRIES and not objects and not negated:
+            places = [(role, self._carrying(p)) if role in ("goal", "location", "source") else (role, p) for role, p in places]
+        if action is None and not negated and not cur.excluded and not cur.excluded_places and not objects and not places:
             self.out.append(Clause(None, stem, cur.start, end, manner=tuple(cur.manner)))
         else:
             self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
+
+    def _carrying(self, place: PlaceRef) -> PlaceRef:
+        """A place of a carrying clause without an object, written as several Hangul words ("미소국 그릇 패스 창구로
+        전달해"): its leading words may be the thing's, the particle left off (`PlaceRef.carried`). Nothing was fetched
+        before, or the thing would be that one."""
+        words = place.text.split()
+        if len(words) < 2 or self._fetched() or not all(has_hangul(w) for w in words):
+            return place
+        lead = []
+        for word in words[:-1]:
+            if word in self.v.ko_sides or word in self.v.ko_qualifiers or any(c.isdigit() for c in word):
+                break  # "왼쪽 지그", "출고 상자", "3번 통": the place's own words from here
+            lead.append(word)
+        return replace(place, carried=tuple(lead)) if lead else place
 
     # ------------------------------------------------------------------ meanings
     def _words(self, phrase: _Phrase) -> list[tuple[str, list[Morph]]]:

@@ -103,6 +103,9 @@ class Constructions:
     where_it_is: frozenset[str]  # "that is", "sitting": a relative clause of where the object is (its source)
     ko_where_it_is: frozenset[str]
     list_markers: tuple[str, ...]
+    place_verbs: frozenset[str]  # "bin it", "compost the roses": a verb that names where the thing goes
+    via: frozenset[str]  # "past", "skip": passing a place on the way (negated, the place is ruled out)
+    ko_via: frozenset[str]  # 거치, 들르: the same in Korean (verb stems)
 
 
 def _constructions(data: Mapping[str, Any]) -> Constructions:
@@ -112,7 +115,8 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
         straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
         where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
-        list_markers=tuple(str(m) for m in data["list_markers"]))
+        list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
+        via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())))
 
 
 def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:
