@@ -56,6 +56,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Set the vase on the bottom shelf.", "Vase_KilnBottom_Place", ("vase",), SAME),             # the kiln's lower shelf
     ("Set the vase on the top shelf.", "Vase_KilnBottom_Place", ("vase",), OTHER_DESIGNATOR),    # its top is not its bottom
     ("꽃병을 냉장고 아래칸에 넣어 줘.", "Vase_FridgeTop_Place", ("꽃병",), OTHER_DESIGNATOR),        # 아래칸: the bottom compartment
+    ("Put the menu on the cutter.", "Menu_Guillotine_Place", ("menu",), UNCOMPARABLE),         # two kind-less words: maybe synonyms
+    ("Move the poster to the capper.", "Poster_Labeller_Drop", ("poster",), UNCOMPARABLE),     # ... or not: the words cannot say
+    ("Load the parcel into the van.", "Parcel_VanCrate_Place", ("parcel",), SAME),              # the van's crate
+    ("소포를 트럭에 실어 줘.", "Parcel_DeliveryCrate_Place", ("소포",), UNCOMPARABLE),            # a vehicle holds its crates
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)

@@ -152,10 +152,9 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(SAME)  # "position 2" and "seam 2": two ways to name one place
     if shared:
         return Relation(SAME)
-    if wk is None and gk is None and _readable(words_of(want)) and _readable(words_of(got)):
-        # two places the vocabulary has no kind for, in plain English words of which none correspond
-        return Relation(OTHER_WORDS, f"{' '.join(words_of(got))} against {' '.join(words_of(want))}")
-    # one side vague, unnamed, or a kind the other names in words the vocabulary cannot place: nothing to compare
+    # One side vague or unnamed, a kind the other names in words the vocabulary cannot place, or two places the
+    # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
+    # words alone cannot tell apart): nothing to compare.
     return Relation(UNCOMPARABLE)
 
 
