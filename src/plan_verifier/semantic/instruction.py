@@ -205,6 +205,10 @@ def _named_thing(text: str) -> ObjectRef | None:
     return objects[0][0] if objects else (_headline_thing(f"{text}:") or (None,))[0]
 
 
+# a finite verb after a place: the place is the subject of a sentence of its own, no fragment naming a part
+_ASIDE_VERB = re.compile(r"^\s*['’]s\b|\b(?:is|are|was|were|has|have|had|isn['’]t|aren['’]t|wasn['’]t|hasn['’]t|will|won['’]t|can['’]t)\b", re.I)
+
+
 def _refinement(fragment: str) -> PlaceRef | None:
     """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
     from plan_verifier.semantic.names import route_end
@@ -213,6 +217,8 @@ def _refinement(fragment: str) -> PlaceRef | None:
     if objects or len(places) != 1:
         return None
     place = places[0][1]
+    if _ASIDE_VERB.search(fragment.replace(place.text, " ", 1)):
+        return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": a place as the subject of a verb is an aside
     return place if (place.label or place.side) and place.kind not in (None, "position") else None
 
 
