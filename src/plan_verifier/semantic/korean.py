@@ -372,13 +372,14 @@ class _Reader:
         return self._is_place(after) and not self._object_follows(after.morphs[-1]) and not self._fetched()
 
     def _located(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
-        """An object phrase whose first word names a place and the rest a thing ("조제대 약병", "A 랙 튜브"): where the thing is,
-        and the thing."""
+        """An object phrase whose first word names a place the vocabulary knows and the rest a thing ("조제대 약병", "A 랙
+        튜브"): where the thing is, and the thing."""
         words = self._words(phrase)
         if len(words) < 2:
             return None, phrase
         first, parts = words[0]
-        kind = self.v.ko_places.get(first) or borrowed(first, self.v)[1] or _suffix_kind(first)
+        # a loanword guess is too weak to split an object: "프랄린 상자를" is a praline box, not a box on a planer
+        kind = self.v.ko_places.get(first) or _suffix_kind(first)
         rest = [m for _, ms in words[1:] for m in ms]
         if kind in (None, "operator", "home") or kind == "position" and not _suffix_kind(first) or self._is_place(_Phrase(rest, "")) or parts[-1].end >= rest[0].start:
             return None, phrase
