@@ -169,9 +169,12 @@ def _near(a, b) -> bool:
 
 
 def _crossed(task, src, dst) -> bool:
-    """The grasp is at the task's destination and the release at its source."""
+    """The grasp is at the task's destination and the release at its source, and not at its source and destination as
+    well: places that fit both ways round ("1번 베이 카트" → "2번 베이 카트" against a program's Bay1Cart and Bay2Cart read as
+    two carts without a number) are not told apart by anything both sides have, which shows no swap."""
     if task.source is None or task.destination is None or src.found is None or dst.found is None:
         return False
     if src.found.place is None or dst.found.place is None:
         return False
-    return relate(task.destination, src.found.place).kind == SAME and relate(task.source, dst.found.place).kind == SAME
+    return relate(task.destination, src.found.place).kind == SAME and relate(task.source, dst.found.place).kind == SAME and \
+        not (relate(task.source, src.found.place).kind == SAME or relate(task.destination, dst.found.place).kind == SAME)
