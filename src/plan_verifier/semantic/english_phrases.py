@@ -192,11 +192,23 @@ class Phrases:
         np.tokens.extend(self.t[i:k])
         return k
 
+    def _glued(self, tok: Token) -> list[Token]:
+        """"bay1", "shelfB", "lane2": a place word with its number or letter glued on is that word and its label (as
+        "bay 1", "shelf B"); any other token as it is."""
+        parts = glued_label(tok.text, self.v)
+        if parts is None:
+            return [tok]
+        word, label = parts
+        cut = tok.start + len(word)
+        return [Token(word, word.lower(), tok.start, cut, "word", word.lower(), noun_lemma(word.lower())),
+                Token(label, label.lower(), cut, tok.end, "number" if label.isdigit() else "word", label.lower(), label.lower())]
+
     def _analyse(self, tokens: list[Token]) -> _NounPhrase:
         labels: list[Token] = []
         coords = None
         count = ordinal = None
         words: list[Token] = []
+        tokens = [part for tok in tokens for part in self._glued(tok)]
         for tok in tokens:
             if tok.kind == "coords":
                 coords = tok.coords
@@ -359,6 +371,16 @@ class Phrases:
 
 
 _NAMED_LABEL = re.compile(r"([A-Za-z]+)[_ ]?(\d+)")
+_GLUED_LABEL = re.compile(r"([a-z]+|[A-Z][a-z]+)(\d+|[A-Z])")
+
+
+def glued_label(word: str, v: Vocabulary) -> tuple[str, str] | None:
+    """"bay1" -> ("bay", "1"), "shelfB" -> ("shelf", "B"): a place word the vocabulary knows with its number or capital
+    letter written on; None for any other word."""
+    m = _GLUED_LABEL.fullmatch(word)
+    if m is None or v.en_places.get(noun_lemma(m.group(1).lower())) is None:
+        return None
+    return m.group(1), m.group(2)
 
 
 def is_label(tok: Token) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
+from plan_verifier.semantic.english_phrases import glued_label
 from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -868,7 +869,10 @@ class _Reader:
         for word, parts in self._words(phrase):
             if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL:
                 continue
-            if _LABEL.fullmatch(word):
+            glued = glued_label(word, v) if parts[0].tag == "SL" else None
+            if glued is not None:
+                word, number = glued[0], glued[1]  # "bay1 cart에", "shelfB에": the place word and its label
+            elif _LABEL.fullmatch(word):
                 continue
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
@@ -885,6 +889,7 @@ class _Reader:
         if kind is None and nouns:
             obj = v.ko_objects.get(nouns[-1]) or borrowed(nouns[-1], v)[0]
             kind = f"container:{obj or nouns[-1]}" if not side else "position"
+        labels = [x for x in labels if glued_label(x, v) is None]
         label = labels[-1] if labels else number
         coords = _COORDS.search(phrase.text)
         values = tuple(float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", coords.group(0))) if coords else None
