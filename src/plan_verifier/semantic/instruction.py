@@ -206,7 +206,20 @@ def _named_thing(text: str) -> ObjectRef | None:
 
 
 # a finite verb after a place: the place is the subject of a sentence of its own, no fragment naming a part
-_ASIDE_VERB = re.compile(r"^\s*['’]s\b|\b(?:is|are|was|were|has|have|had|isn['’]t|aren['’]t|wasn['’]t|hasn['’]t|will|won['’]t|can['’]t)\b", re.I)
+_ASIDE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|isn['’]t|aren['’]t|wasn['’]t|hasn['’]t|will|won['’]t|can['’]t)\b", re.I)
+_CLITIC = re.compile(r"['’]s\s+([A-Za-z]+)")
+
+
+def _aside(fragment: str) -> bool:
+    """"lane 2's jammed", "lane 1 is for bars today": a place as the subject of a verb ('s before a word that names no
+    place or thing is "is", not a possessive as in "bay 2's cart")."""
+    from plan_verifier.semantic.language import noun_lemma
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    clitic = _CLITIC.search(fragment)
+    return bool(_ASIDE_VERB.search(fragment)) or clitic is not None and \
+        not any(noun_lemma(clitic.group(1).lower()) in known for known in (v.en_places, v.en_objects))
 
 
 def _refinement(fragment: str) -> PlaceRef | None:
@@ -217,8 +230,8 @@ def _refinement(fragment: str) -> PlaceRef | None:
     if objects or len(places) != 1:
         return None
     place = places[0][1]
-    if _ASIDE_VERB.search(fragment.replace(place.text, " ", 1)):
-        return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": a place as the subject of a verb is an aside
+    if _aside(fragment):
+        return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": an aside, not a part of the destination
     return place if (place.label or place.side) and place.kind not in (None, "position") else None
 
 

@@ -28,7 +28,7 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _NUMBER = r"-?\d+(?:\.\d+)?"
 #: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'` inside; a hyphenated compound
 #: such as "left-hand" or "out-of-tolerance" is one word), numbers, punctuation.
-_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[^\sA-Za-z0-9]")
+_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|(?<=\d)['’]s\b|[^\sA-Za-z0-9]")
 _COORDS = re.compile(_NUMBER)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[\uac00-\ud7a3]+")
 
@@ -88,6 +88,10 @@ def english_tokens(text: str) -> tuple[Token, ...]:
         low = raw.lower().replace("’", "'")
         if raw.startswith("(") and len(raw) > 1:
             kind = "coords"
+        elif low == "'s":
+            # "bay 2's cart": the clitic after a number, as after a word ("the operator's tray")
+            out.append(Token(raw, low, m.start(), m.end(), "word", "be", "'s"))
+            continue
         elif raw[0].isalpha():
             kind = "word"
         elif raw[0].isdigit() or raw[0] == "#":
