@@ -491,6 +491,14 @@ class _Sentence(Constructions):
             if participle(tok) and tok.low not in self.v.en_objects and objects and self._preposition(i + 1, end):
                 i += 1  # "the gear sitting on table A": where the object is
                 continue
+            if tok.low == "with" and action == "leave" and objects:
+                np, j = self._noun_phrase(i + 1, end)
+                if np is not None and self._is_person(np):
+                    # "leave the kit with the customer (at the pickup point)": hand it over to them, not leave it alone
+                    action = "handover"
+                    places.append(("recipient", self._place(np)))
+                    i = j
+                    continue
             if tok.low in _INSTRUMENT and action not in ("attach", "detach"):
                 np, j = self._noun_phrase(i + 1, end)  # "with the gripper": how, not what
                 i = j if np is not None else i + 1

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.english_phrases import glued_label
+from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
+from plan_verifier.semantic.names import ROBOT_PARTS
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
@@ -487,6 +488,11 @@ class _Reader:
                     continue
             self.cur.places.append((role, self._place(p)))
 
+    def _robots_own(self, place: PlaceRef) -> bool:
+        """A place that names the robot or its tool ("그리퍼", "로봇", "gripper")."""
+        nouns = [w.lower() for w in place.words] + ([place.obj.noun] if place.obj is not None else [])
+        return any(w in _SELF or w in ROBOT_PARTS or self.v.ko_objects.get(w) in ROBOT_PARTS for w in nouns)
+
     def _predicate(self, i: int) -> int:
         m, n = self.m, len(self.m)
         mo = m[i]
@@ -597,7 +603,9 @@ class _Reader:
                 and not any(role == "goal" for role, _ in self.out[-1].places):
             # "블랭크를 집어서 CNC 바이스에 물려 주세요": after a pick, a verb the vocabulary lacks with only a place completes it
             action = "place"
-        if stem in _LEAVE_STEMS and (self.cur.negated or not any(role in ("goal", "location") for role, _ in self.cur.places)):
+        if stem in _LEAVE_STEMS and not self.cur.negated and any(role == "recipient" for role, _ in self.cur.places):
+            action = "handover"  # "소포를 기사님한테 두고 와": leave it with someone, a hand-over, not leaving it alone
+        elif stem in _LEAVE_STEMS and (self.cur.negated or not any(role in ("goal", "location") for role, _ in self.cur.places)):
             action = None  # "그대로 두고", "가만히 둬", "파란 큐브는 놔두고": leave it where it is
             self.cur.negated = True
         if action is None and stem in ("있",):
@@ -726,8 +734,9 @@ class _Reader:
         objects = [o if o.count != 0 else ObjectRef(o.text, o.noun) for o in named
                    if o.count != 0 or action in ("attach", "detach") and o.noun]
         # "카메라로": an instrument for work and tools, a container to put things in otherwise ("상자로 옮겨")
-        places = [(("goal" if action not in WORK and action not in ("attach", "detach") else None) if role == "instrument" else role, p)
-                  for role, p in cur.places]
+        # the robot's own hand is never where a thing goes ("그리퍼로 … 올려", "Gripper로"): it is how
+        places = [(("goal" if action not in WORK and action not in ("attach", "detach") and not self._robots_own(p) else None)
+                   if role == "instrument" else role, p) for role, p in cur.places]
         places = [(role, p) for role, p in places if role is not None]
         if action == "transfer" and stem in _MOVE_STEMS and objects and not any(role == "goal" for role, _ in places) and \
                 all(self._is_place(_Phrase(list(korean_morphs(o.text)), o.text)) for o in objects):
