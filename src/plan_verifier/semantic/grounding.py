@@ -235,6 +235,14 @@ def _compare(task: Task, t: Transfer, known: set[str], contrasted: set[str], pos
             compare_destination(place_without_thing(task.destination, thing), t.release, task.obj, positions, carried, _stacks(task)))
 
 
+def stop_without_thing(place: PlaceRef | None, task: Task, t: Transfer) -> PlaceRef | None:
+    """A stop on the way named with the thing in front ("test kit 스캐너 찍고": the kit, at the scanner), the thing's
+    words left out as they are from a destination. The pose names' words for the thing count too (`TestKit_…_Grasp`):
+    leaving them out only makes the stop vaguer, so the stage abstains rather than calls it missed."""
+    carried, named = carried_words(task), _carried_by(t)
+    return place_without_thing(place, ((carried,) if carried else ()) + ((named,) if named else ()) + _thing_words(t))
+
+
 def _thing_words(t: Transfer) -> tuple[tuple[str, ...], ...]:
     """The program's words for what a transfer picks up (a comment's "서랍 앞판", a name's `Can`): in the instruction's
     place phrase they name the thing, not the place. Only a comment's object or one the vocabulary knows, never a

@@ -4,7 +4,7 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
 from plan_verifier.rules.sem._evidence import agrees
-from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, compare_place, same_object
+from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, compare_place, same_object, stop_without_thing
 from plan_verifier.semantic.places import OTHER_KIND
 from plan_verifier.semantic.language import identifier_words, noun_lemma
 from plan_verifier.semantic.activity import Spot
@@ -150,6 +150,7 @@ class RSem005(SemanticRule):
     def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
         """None when the carrying transfer passes `place`; a finding when every held move names another place and the
         transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
+        place = stop_without_thing(place, carrier.task, carrier.transfer)
         stop = _stop(place, carrier.transfer, activity, carried_words(carrier.task))
         if stop is None:
             return None
