@@ -136,7 +136,9 @@ class RSem005(SemanticRule):
                                   "never does", 0.9, suggestion=f"Add the {said_task} step", missing=said_task)
             else:
                 carrier = _work_carrier(task, g.pairs) if task.at is not None else None
-                outcome = self._stop_on_way(task, task.at, carrier, activity, "object", text) if carrier is not None else \
+                # "test kit 스캐너 찍고": the stop named with the thing in front, the thing's words left out
+                outcome = self._stop_on_way(task, stop_without_thing(task.at, carrier.task, carrier.transfer), carrier, activity, "object",
+                                            text) if carrier is not None else \
                     f"'{said_task}': the program has no routine the reader recognises for it"
                 if isinstance(outcome, str):
                     unverified.append(outcome)
@@ -150,7 +152,6 @@ class RSem005(SemanticRule):
     def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
         """None when the carrying transfer passes `place`; a finding when every held move names another place and the
         transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
-        place = stop_without_thing(place, carrier.task, carrier.transfer)
         stop = _stop(place, carrier.transfer, activity, carried_words(carrier.task))
         if stop is None:
             return None
