@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import glued_label
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
-from plan_verifier.semantic.names import ROBOT_PARTS
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 

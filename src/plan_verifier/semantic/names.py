@@ -15,13 +15,10 @@ import functools
 import re
 from dataclasses import replace
 
-from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.places import CONTAINERS, place_key
 from plan_verifier.semantic.language import has_hangul, identifier_words, noun_lemma, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
-
-#: The robot's own parts, which a TDL comment may name but a pick-and-place cycle never handles.
-ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
 
 
 @functools.lru_cache(maxsize=8192)

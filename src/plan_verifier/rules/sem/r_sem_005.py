@@ -8,7 +8,7 @@ from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, 
 from plan_verifier.semantic.places import OTHER_KIND
 from plan_verifier.semantic.language import identifier_words, noun_lemma
 from plan_verifier.semantic.activity import Spot
-from plan_verifier.semantic.names import ROBOT_PARTS
+from plan_verifier.semantic.clauses import ROBOT_PARTS
 from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
