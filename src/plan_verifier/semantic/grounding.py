@@ -25,7 +25,7 @@ from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
-from plan_verifier.semantic.names import name_objects, word_groups
+from plan_verifier.semantic.names import name_objects, route_end, word_groups
 from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -285,8 +285,6 @@ def place_without_thing(place: PlaceRef | None, things: tuple[tuple[str, ...], .
                     all(overlaps((m.group().lower(),), thing) for m in words[:k])), len(words))
     if cut >= len(words):
         return place
-    from plan_verifier.semantic.names import route_end
-
     rest = place.text[words[cut].start():]
     read = [p for _, p in route_end(rest, goal=True)[1]]
     # (what is left must read as a place of a known kind: "the capper pls" is no "pls")

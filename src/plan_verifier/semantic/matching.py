@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Iterable, Sequence
 
-from plan_verifier.semantic.language import has_hangul, noun_lemma
+from plan_verifier.semantic.language import english_tokens, has_hangul, korean_morphs, noun_lemma
 from plan_verifier.semantic.loanwords import english_sounds, english_skeleton, korean_roman, korean_skeleton
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -189,8 +189,6 @@ _FUNCTION_WORDS = frozenset({"the", "a", "an", "and", "or", "but", "then", "this
 def text_nouns(text: str) -> tuple[str, ...]:
     """The words of a text that may name a thing: its English words and the Korean analyser's nouns and foreign words
     ("can은" gives can), to find a name of the program's among the instruction's words whatever the reader made of them."""
-    from plan_verifier.semantic.language import english_tokens, korean_morphs
-
     v = vocabulary()
     function = v.en_pronouns | v.en_generic | frozenset(v.en_prepositions) | _FUNCTION_WORDS
     words = [t.low for t in english_tokens(text) if t.kind == "word" and len(t.low) > 1 and t.low not in function]
