@@ -339,7 +339,8 @@ def test_invalid_utf8_in_string_fields_never_crashes_the_node(ros, node, outputs
 
 def test_parameters_are_described_validated_and_read_only_where_it_matters(ros, node):  # noqa: F811
     described = ros.call(DescribeParameters, node.service("describe_parameters"),
-                         DescribeParameters.Request(names=["robot", "max_plan_attempts", "level"]), server=node).descriptors
+                         DescribeParameters.Request(names=["robot", "max_plan_attempts", "level"]), server=node,
+                         resend_after=5.0).descriptors
     assert [d.read_only for d in described] == [False, False, False]  # robot: writable, but only while unconfigured
     assert all(d.description for d in described)
     assert (described[1].integer_range[0].from_value, described[1].integer_range[0].to_value) == (1, 100)

@@ -219,7 +219,8 @@ def test_an_invalid_parameter_file_stops_the_process_before_any_transition(start
 def test_robot_and_cell_are_read_at_configure_and_writable_only_while_unconfigured(ros, start_node):  # noqa: F811
     node = start_node({"robot": "no_such_robot"})
     described = ros.call(DescribeParameters, node.service("describe_parameters"),
-                         DescribeParameters.Request(names=["robot", "cell", "graph_uri", "executor_threads"]), server=node).descriptors
+                         DescribeParameters.Request(names=["robot", "cell", "graph_uri", "executor_threads"]), server=node,
+                         resend_after=5.0).descriptors
     assert [d.read_only for d in described] == [False, False, False, True]
     assert not change_state(ros, node, Transition.TRANSITION_CONFIGURE)
     assert wait_until(lambda: "unknown robot 'no_such_robot'" in node.log()), node.log()
