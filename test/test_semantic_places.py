@@ -100,6 +100,8 @@ def test_an_object_named_like_a_place_is_the_object() -> None:
     ("cart", "carton", False), ("pin", "pinion", False), ("plate", "pallet", False), ("담요", "blanket", False),
     ("재라벨", "relabel", True), ("재스캔", "rescan", True), ("재라벨", "label", False),  # the Sino-Korean prefix 재- is re-
     ("렌즈", "lens", True),
+    # both words known to the vocabulary as different kinds: no sound alike makes a tray a drawer
+    ("트레이", "drawer", False), ("서랍", "drawer", True), ("드럼통", "drum", True),
 ])
 def test_words_correspond_across_abbreviation_and_language(a, b, same) -> None:
     assert same_word(a, b) is same

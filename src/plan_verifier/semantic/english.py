@@ -369,7 +369,7 @@ class _Sentence(Constructions):
         manner = self._manner_words(self.t[start:head]) if head >= 0 else []
         last_role: str | None = None
         after_place = -1  # the token after the last place read: a landmark there locates that place ("the tray by the window")
-        leave_alone = keep_on = False
+        leave_alone = keep_on = beneficiary = False
         subordinate: tuple[str | None, list[Clause]] | None = None
         tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
         statement: Clause | None = None  # "…, then it goes to the saw": a statement of where the thing goes, after this task
@@ -460,6 +460,13 @@ class _Sentence(Constructions):
                 if action == "handover" and tok.low == "at" and n == 1:
                     role = "recipient"  # "hand the book over at the desk": where the hand-over happens, not where it is taken
                 np, j = self._noun_phrase(i + n, end)
+                if role == "recipient" and tok.low == "for" and places and action != "handover" and np is not None and \
+                        self._is_person(np):
+                    # "leave the screen on the pickup shelf for the customer": whom it is meant for, once a place says
+                    # where it goes; nobody is handed anything
+                    beneficiary = True
+                    i = j
+                    continue
                 if np is not None and role == "location" and places and i == after_place and \
                         self._phrase(i, end, tuple(self.v.constructions.landmarks)):
                     i = j  # "from the tray by the window": where the tray is, no second place
@@ -556,7 +563,7 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
-        if action == "leave" and places and self._taken_later(i):
+        if action == "leave" and places and (beneficiary or self._taken_later(i)):
             action = "place"  # "Just leave the board on the hand-over shelf, I'll grab it later": put it there for them
         if action == "leave":
             negated = True

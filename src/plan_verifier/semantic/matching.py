@@ -107,9 +107,10 @@ def _translates(korean: str, english: str) -> bool:
     english = _lemma(english.lower())
     for table_ko, table_en in ((v.ko_places, v.en_places), (v.ko_objects, v.en_objects), (v.ko_materials, v.en_materials),
                                (v.ko_colors, v.en_colors)):
-        cls = table_ko.get(korean)
-        if cls is not None and table_en.get(english) == cls:
-            return True
+        cls, other = table_ko.get(korean), table_en.get(english)
+        if cls is not None and other is not None:
+            # the vocabulary knows both: 트레이 is a tray, and no sound alike makes it a drawer
+            return cls == other
     if len(korean) > 2 and korean[0] in _KOREAN_PREFIXES and english.startswith(_KOREAN_PREFIXES[korean[0]]):
         # "재라벨" / relabel, "재포장" / repack: the Sino-Korean prefix and the English one, then the word itself
         rest = english[len(_KOREAN_PREFIXES[korean[0]]):].lstrip("-")
