@@ -135,6 +135,15 @@ class _Reader:
                 self.cur = _Clause()
                 i += 1
                 continue
+            if mo.tag == "SP" and self.cur.topics and not self.cur.places and self._gapped_place() and self._topic_follows(i + 1):
+                # "배터리는 서랍 A, 액정은 왼쪽 매트에 있어": each topic has its own place, the last one's particle and verb
+                # serve both
+                thing = self.cur.objects.pop()
+                self.cur.places.append(("location", self._as_place(thing)))
+                self.segments.append((self.cur, m[i - 1].end))
+                self.cur = _Clause()
+                i += 1
+                continue
             if self._list_marker(i):
                 self._flush(None, "", mo.start)
                 self.items += 1
@@ -645,11 +654,33 @@ class _Reader:
             self.cur.objects.pop()
         self.cur.bare = None
 
+    def _gapped_place(self) -> bool:
+        """Is the clause's last object a place named bare right before a comma (its particle left to the next conjunct)?"""
+        bare = self.cur.bare
+        if bare is None or not self.cur.objects or self.cur.objects[-1] is not bare[0]:
+            return False
+        return self._is_place(_Phrase(list(korean_morphs(bare[0].text)), bare[0].text))
+
+    def _topic_follows(self, i: int) -> bool:
+        """Does a noun phrase marked as a topic (은/는) start at morph `i`?"""
+        m = self.m
+        while i < len(m) and (m[i].tag in _NOMINAL or m[i].tag == "MM"):
+            i += 1
+        return i < len(m) and m[i].tag == "JX" and m[i].form in ("은", "는")
+
     def _fact(self, end: int) -> None:
+        segments, self.segments = self.segments, []
+        for segment, segment_end in segments:
+            current, self.cur = self.cur, segment
+            self._fact_clause(segment_end, alone=False)
+            self.cur = current
+        self._fact_clause(end, alone=not segments)
+
+    def _fact_clause(self, end: int, alone: bool) -> None:
         cur = self.cur
         objects = cur.subjects + cur.topics + cur.objects
         loc = [(r, p) for r, p in cur.places if r in ("location", "source")]
-        if loc and not objects and not self.segments:
+        if loc and not objects and alone:
             objects = [ObjectRef("", None, pronoun=True)]  # "지금 뚜껑 스테이션에 있어요": it (the thing just named) is there
         if objects and loc:
             self.out.append(Clause(None, "", cur.start or 0, end, tuple(objects), tuple(loc), fact=True))
