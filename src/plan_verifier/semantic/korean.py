@@ -340,6 +340,8 @@ class _Reader:
         if j < n and m[j].form in ("제외",):
             self.cur.excluded.append(self._object(phrase))
             return j + 1
+        if len(phrase.morphs) > 1 and phrase.morphs[-1].form in _RELATIONAL:
+            return j  # "seed jar 옆, 그러니까 vault rack B에": where, said by a landmark and restated; never the thing carried
         # no particle: an object the speaker left the particle off ("사과 옮겨줘")
         self._assign(phrase, None)
         if self.cur.objects:
