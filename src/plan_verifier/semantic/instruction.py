@@ -98,8 +98,9 @@ def read_instruction(text: str) -> Instruction:
     return assemble(text, language, clauses)
 
 
-#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
-_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
+#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons, or one
+#: sentence each: "label roll: right tray → foil sealer. 그리고 …").
+_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]|(?<=\w[.!?])\s+(?=\S)")
 
 
 def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
@@ -243,8 +244,8 @@ def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
 
     head, colon, _ = item.partition(":")
     words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
-    if not colon or not words or len(words) > 4 or any(w.lower() in vocabulary().en_actions for w in words):
-        return ()
+    if not colon or not words or len(words) > 4 or words[0].lower() in vocabulary().en_actions:
+        return ()  # "Move: …", "Tack weld: …" head a task; "string pack: …" names the thing, its last noun also a verb
     v = vocabulary()
     last = words[-1]
     noun = noun_lemma(last.lower()) if last.isascii() else last

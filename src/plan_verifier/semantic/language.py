@@ -165,7 +165,32 @@ def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
         tokens = kiwi.tokenize(text)
-    return _unglue(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text)
+    return _unglue(_latin_runs(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text), text)
+
+
+#: Punctuation Kiwi leaves glued to the end of a Latin word or a number, with the tag it has on its own.
+_TRAILING = {".": "SF", "!": "SF", "?": "SF", ",": "SP", ";": "SP", ":": "SP"}
+
+
+def _latin_runs(morphs: tuple[Morph, ...], text: str) -> tuple[Morph, ...]:
+    """Kiwi cuts Latin words it does not know at odd places and keeps the punctuation after them ("foil sealer. 그리고"
+    gives "sea" + "ler."; "box." and "2." keep their full stop): a run of Latin pieces with no space between them is one
+    word again, and a full stop or comma at its end is the sentence or clause mark it is."""
+    out: list[Morph] = []
+    for m in morphs:
+        if m.tag == "SL" and out and out[-1].tag == "SL" and out[-1].end == m.start and not out[-1].form[-1:] in _TRAILING:
+            m = Morph(text[out[-1].start:m.end], "SL", out[-1].start, m.end)
+            out.pop()
+        out.append(m)
+    split: list[Morph] = []
+    for m in out:
+        surface = text[m.start:m.end]
+        if m.tag in ("SL", "SN") and len(surface) > 1 and surface[-1] in _TRAILING and surface == m.form and \
+                surface[:-1].isalnum():
+            split += [Morph(surface[:-1], m.tag, m.start, m.end - 1), Morph(surface[-1], _TRAILING[surface[-1]], m.end - 1, m.end)]
+        else:
+            split.append(m)
+    return tuple(split)
 
 
 #: Particles Kiwi may leave attached to a loanword it does not know, with the tag they have on their own.
