@@ -350,9 +350,12 @@ class Constructions(Phrases):
                 continue
             prep = self._preposition(i, end)
             if prep is not None:
-                if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)):
-                    return None  # "the operator wants to check it first": what someone wants, no route ("roses to compost": one)
                 np, j = self._noun_phrase(i + prep[1], end)
+                if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)) \
+                        and not (np is not None and np.labels and self._names_place(np)):
+                    # "the operator wants to check it first": what someone wants, no route ("roses to compost", "to tag bin
+                    # A": one)
+                    return None
                 if np is None:
                     return None
                 if prep[0] == "location" and route.places and self._phrase(i, end, tuple(self.v.constructions.landmarks)):
@@ -383,7 +386,9 @@ class Constructions(Phrases):
             clause = self._route_clause(route, action, wish)
             if clause is None:
                 return None
-            order = route.order or ("sequence" if n and ordered else None)
+            # a leading order word orders the first route too: "Then the cup to tray 2" comes after the sentence before
+            lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
+            order = route.order or ("sequence" if n and ordered else lead if ordered else None)
             clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
                                   clause.objects, clause.places, order=order))
         return clauses or None
