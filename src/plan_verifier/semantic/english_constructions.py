@@ -291,11 +291,20 @@ class Constructions(Phrases):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         out = []
         for np in self._coordinated(start, start + be if be else end):
-            if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns:
-                continue
+            if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns or self._is_person(np):
+                continue  # "The courier is waiting for the parcel": a person waits, the parcel is what "it" will mean
             obj = self._object(np)
             if obj.noun and not obj.generic and not obj.pronoun:
                 out.append(obj)
+        if not out:
+            # "Customer's here for his capo", "The driver is waiting for the parcel": what someone came for
+            k = next((k for k in range(start, end) if self.t[k].low == "for"), None)
+            np = self._noun_phrase(k + 1, end)[0] if k is not None else None
+            if np is not None and np.head is not None and not self._names_place(np) and not self._is_person(np) and \
+                    np.head.low not in self.v.en_pronouns:
+                obj = self._object(np)
+                if obj.noun and not obj.generic and not obj.pronoun:
+                    out.append(obj)
         return out
 
     def _verbless(self) -> list[Clause] | None:

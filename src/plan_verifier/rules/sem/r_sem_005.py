@@ -13,6 +13,9 @@ from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Commands that may drive a gripper when the timeline found none (several outputs, a tool change).
 _GRIPPER_COMMANDS = frozenset({"SetDigitalOutput", "ToolChange"})
+#: The request in plain words, whatever verb (a Korean stem, none at all in "X from A to B") the instruction used; the
+#: quote after it shows the operator's own words.
+_ASKED = {"transfer": "move", "place": "put down", "insert": "put in", "pick": "pick up", "handover": "hand over", "stack": "stack"}
 
 
 @register
@@ -72,8 +75,8 @@ class RSem005(SemanticRule):
             if not found:
                 if _certain(task, activity, g.instruction) or (not _works(activity) and task.text.strip() and not object_in_place(task)):
                     judged = True
-                    yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), "
-                                      "but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
+                    yield self.judged(f"Missing step: the instruction asks to {_ASKED.get(task.action, 'move')} the {what} "
+                                      f"({said(text[task.start:task.end])}), but the plan never grasps anything", 0.9, suggestion=f"Add the pick-and-place cycle for the {what}",
                                       missing=what)
                 else:
                     unverified.append(f"'{said(text[task.start:task.end])}': the reader is unsure it names an object to carry")
@@ -97,7 +100,8 @@ class RSem005(SemanticRule):
                                   "reader is unsure the instruction asks for more")
                 continue
             judged = True
-            yield self.judged(f"Missing step: the instruction asks to {task.text} the {what} ({said(text[task.start:task.end])}), but the "
+            yield self.judged(f"Missing step: the instruction asks to {_ASKED.get(task.action, 'move')} the {what} "
+                              f"({said(text[task.start:task.end])}), but the "
                               f"plan has {found} grasp-and-release cycle(s) for {needed} object(s) to carry", 0.85,
                               suggestion=f"Add the pick-and-place cycle for the {what}", missing=what)
         for pair in g.pairs:
