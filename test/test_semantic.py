@@ -385,6 +385,11 @@ def test_order_manner_and_context() -> None:
     assert read_instruction("Slowly place the fragile glass at position B").manner == (("slow", "Slowly"), ("slow", "fragile"))
     assert read_instruction("Move the mug to the scale - it's full, so go easy.").manner == (("slow", "easy"),)
     assert read_instruction("깨지기 쉬운 유리컵을 천천히 놓아줘").manner == (("slow", "천천히"),)
+    # a statement of where the thing goes says how too; a leading "Then" orders a route without a verb
+    assert read_instruction("The swollen cell has to go to the scrap bin, slowly - don't shake it.").manner == (("slow", "slowly"),)
+    assert read_instruction("The mug goes to the scale gently.").manner == (("slow", "gently"),)
+    assert read_instruction("Move the box to tray 1. Then the cup to tray 2.").ordered
+    assert not read_instruction("Move the box to tray 1. The cup to tray 2.").ordered
     reading = read_instruction("We're short on time. Drop the part off at station B.")
     assert reading.context == ("We're short on time",) and len(reading.tasks) == 1
 

@@ -110,8 +110,9 @@ class Constructions(Phrases):
                     if t[be].verb in c.goes_to:
                         # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
                         routes, excluded = self._route_after(k, end)
+                        # (how, said anywhere in it: "the battery has to go to the bin, slowly")
                         return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
-                                      excluded_places=tuple(excluded))
+                                      excluded_places=tuple(excluded), manner=tuple(self._manner_words(t)))
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
                     return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
@@ -211,7 +212,7 @@ class Constructions(Phrases):
             if not routes:
                 return None
             return Clause("transfer", self.t[i].text, self.t[start].start, self.t[end - 1].end, tuple(objects), tuple(where + routes),
-                          excluded_places=tuple(excluded))
+                          excluded_places=tuple(excluded), manner=tuple(self._manner_words(self.t[start:end])))
         return None
 
     def _participle(self, i: int) -> bool:

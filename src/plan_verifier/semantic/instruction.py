@@ -121,6 +121,16 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
+        pieces = item.split(",")
+        if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
+            # "wooden block → left tray, jacks → right tray": one route a part
+            at = 0
+            for piece in pieces:
+                shift = offset + at + (len(piece) - len(piece.lstrip()))
+                clauses.extend(replace(c, start=c.start + shift, end=c.end + shift, order="sequence" if clauses else c.order)
+                               for c in _routes(piece.strip(), read_clauses) or ())
+                at += len(piece) + 1
+            continue
         tail = _sequel(item)
         if tail is not None:
             # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
@@ -134,7 +144,12 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
-            things = tuple(o for o, _ in objects) or _headline_thing(item) or (ObjectRef("", None, pronoun=True),)
+            first = _ARROWS.split(item)[0].strip(" .")
+            bare = (_named_thing(first),) if not objects and ":" not in item and not any(role == "source" for role, _ in places) \
+                and first and len(first.split()) <= 3 else ()
+            # "jacks → right tray": what stands before the arrow, no place, is the thing carried
+            things = tuple(o for o, _ in objects) or _headline_thing(item) or tuple(t for t in bare if t is not None) or \
+                (ObjectRef("", None, pronoun=True),)
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
