@@ -134,23 +134,28 @@ def _is_word(word: str) -> bool:
 
 #: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
 ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
+#: What ends one route of a list of them: "A → B, C → D".
+_LIST_BREAK = re.compile(r"[,;]")
 
 
 @functools.lru_cache(maxsize=8192)
 def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     """Objects and places a comment or log message names, with each place's role in the sentence.
 
-    A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
-    from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
-    for the grasp and station 4 for the release, never both for either."""
+    A route written with an arrow is notation, not a sentence: what stands before the first arrow is where the thing
+    comes from and what stands after the last one where it goes, so a cycle's heading "housing: station 2 -> station 4"
+    names station 2 for the grasp and station 4 for the release, never both for either; a place between two arrows
+    ("문진: 서냉로 1단 → 편광 검사기 → 냉가공 연마기") is a stop on the way, neither — unless a comma or semicolon between
+    the arrows makes it two routes ("block → left tray, jacks → right tray"), which is read as a sentence."""
     parts = ARROW.split(text)
-    if len(parts) == 2 and all(p.strip() for p in parts):
+    if len(parts) >= 2 and all(p.strip() for p in parts) and not any(_LIST_BREAK.search(p) for p in parts[1:-1]):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
         # (after "growler:" the thing is named: what stands before the arrow is a place, even one of no known kind)
         o_from, p_from = route_end(origin, goal=bool(head.strip()))
-        o_to, p_to = route_end(parts[1], goal=True)
-        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
+        o_to, p_to = route_end(parts[-1], goal=True)
+        stops = tuple(("stop", p) for part in parts[1:-1] for _, p in route_end(part, goal=True)[1])
+        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + stops + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
 
 
