@@ -334,7 +334,7 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
     grouped = len({t[1] for t in tokens}) > 1
     if hits:
         if grouped:
-            hit_groups = {tokens[k][1] for k in hits}
+            hit_groups = _object_groups(tokens, hits)
             return {k for k, t in enumerate(tokens) if t[1] in hit_groups and t[2] in ("word", "label", "side")}
         span = set(hits)
         first = min(hits)
@@ -357,6 +357,18 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
     span = {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])}
     lead = [k for k in words if k < min((j for j in words if _is_place_word(tokens[j][0])), default=-1)]
     return span | set(lead)
+
+
+def _object_groups(tokens: list[tuple[str, int, str]], hits: list[int]) -> set[int]:
+    """The groups of a name that name the handled object: of those with a word of it, the ones the most of whose words
+    are its words. A cufflink box goes into the lost-and-found box (`CufflinkBox_LostFoundBox_Release`): both groups end
+    in "box", but only the first is named by the instruction's words whole; the other is a place of the same kind."""
+    share: dict[int, float] = {}
+    for g in {tokens[k][1] for k in hits}:
+        words = [k for k, t in enumerate(tokens) if t[1] == g and t[2] == "word"]
+        share[g] = sum(k in hits for k in words) / len(words)
+    best = max(share.values())
+    return {g for g, x in share.items() if x == best}
 
 
 def _is_place_word(raw: str) -> bool:
