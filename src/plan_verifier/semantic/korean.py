@@ -485,7 +485,11 @@ class _Reader:
                 if obj.noun in self.v.object_classes:
                     self.cur.places.append(("instrument", self._place(p)))  # "카메라로 검사해": with the camera
                     continue
-            self.cur.places.append((role, self._place(p)))
+            place = self._place(p)
+            if role == "recipient" and place.kind != "operator":
+                # "큐레이터에게": 에게/한테 mark a person, whatever the noun sounds like ("큐레이터" is no crate)
+                place = replace(place, kind="operator", key="operator", obj=None)
+            self.cur.places.append((role, place))
 
     def _robots_own(self, place: PlaceRef) -> bool:
         """A place that names the robot or its tool ("그리퍼", "로봇", "gripper")."""

@@ -161,7 +161,7 @@ def _doubted(want, task, instruction) -> bool:
         if at < 0:
             continue
         later = text_evidence(part[at + len(want.text):])[1]
-        if any(kind_of(p) not in (None, *VAGUE) and not any(p.text in u or u in p.text for u in used) for _, p in later):
+        if any(kind_of(p) not in (None, "operator", *VAGUE) and not any(p.text in u or u in p.text for u in used) for _, p in later):
             return True
     return False
 
