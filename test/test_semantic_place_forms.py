@@ -186,6 +186,9 @@ def test_a_hand_over_place_is_where_the_person_takes_it(instruction, name, relat
 def test_a_korean_hand_over_comment_is_the_recipient_s_place() -> None:
     [(_, place)] = text_evidence("바리스타 전달 위치 위로 접근")[1]
     assert relate(_destination("머그컵을 바리스타에게 전달해 줘."), place).kind == SAME
+    # ... but a tray for hand-overs is a support the mug is set down on, nobody's hand
+    [(_, tray)] = text_evidence("머그컵 전달 트레이에 내려놓기")[1]
+    assert relate(_destination("머그컵을 바리스타에게 전달해 줘."), tray).kind == OTHER_KIND
 
 
 # --------------------------------------------------------------------------- a place in a clause the reader could not read

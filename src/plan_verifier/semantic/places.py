@@ -159,10 +159,15 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
 
 
 def _hands_over(place: PlaceRef) -> bool:
-    """A place named for a hand-over ("카운터 전달 위치", "gallery hand-over point"): a release there is given to whoever
-    stands at it, whatever else its words say (the lexicon's `handover_places`)."""
-    handover = vocabulary().handover_places
-    return any(w.lower() in handover for w in place.words)
+    """A place named for a hand-over ("큐레이터 전달 위치", "gallery hand-over point", `GalleryHandover`): a release there is
+    given to whoever stands at it, whatever else its words say (the lexicon's `handover_places`). Only a point or
+    position so named: a tray or a shelf for hand-overs ("전달 트레이") is a support things are set down on."""
+    v = vocabulary()
+    words = [w.lower() for w in place.words]
+    if not words or not any(w in v.handover_places for w in words):
+        return False
+    head = words[-1]
+    return head in v.handover_places or (v.en_places.get(head) or v.ko_places.get(head)) in VAGUE
 
 
 def _vague_apart(want: PlaceRef, got: PlaceRef) -> bool:
