@@ -293,6 +293,9 @@ class Phrases:
         v = self.v
         out = []
         for tok in np.modifiers + ([np.head] if np.head is not None else []):
+            if tok.low in v.handover_places and "-" in tok.low:
+                out.append(tok.low.replace("-", ""))  # "the hand-over point": a hand-over place (not "hand" of "left-hand")
+                continue
             for part in tok.parts:
                 if not part.isalpha() or part in DETERMINERS or part in QUANTIFIERS or part in v.en_colors or part in v.en_sides \
                         or part in v.en_sizes or part in v.ordinals or part in v.numbers or part in ("hand", "handed", "side"):

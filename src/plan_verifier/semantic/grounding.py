@@ -407,9 +407,12 @@ def spot_objects(spot: Spot, carried: tuple[str, ...] = ()) -> tuple[Named, ...]
 
 def _names_carried(named: Named, carried: tuple[str, ...]) -> bool:
     """A place a comment names that is the carried object itself ("lower impression tray" for the impression tray, "lower
-    swollen cell" for the swollen cell): its head word is the object's."""
+    swollen cell" for the swollen cell): its head word is the object's, and so is every other word of it. A container of
+    the object's kind named in other words is a place ("분실물 상자" for the 커프스 상자: the box goes into the
+    lost-and-found box)."""
     place = named.place
-    return place is not None and bool(place.words) and overlaps(place.words[-1:], carried)
+    return place is not None and bool(place.words) and overlaps(place.words[-1:], carried) and \
+        all(overlaps((w,), carried) for w in place.words[:-1])
 
 
 # --------------------------------------------------------------------------- objects

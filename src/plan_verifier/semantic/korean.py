@@ -496,7 +496,11 @@ class _Reader:
                 if obj.noun in self.v.object_classes:
                     self.cur.places.append(("instrument", self._place(p)))  # "카메라로 검사해": with the camera
                     continue
-            self.cur.places.append((role, self._place(p)))
+            place = self._place(p)
+            if role == "recipient" and place.kind != "operator":
+                # "큐레이터에게": 에게/한테 mark a person, whatever the noun sounds like ("큐레이터" is no crate)
+                place = replace(place, kind="operator", key="operator", obj=None)
+            self.cur.places.append((role, place))
 
     def _robots_own(self, place: PlaceRef) -> bool:
         """A place that names the robot or its tool ("그리퍼", "로봇", "gripper")."""
@@ -903,12 +907,14 @@ class _Reader:
         nouns: list[str] = []
         morphs = phrase.morphs
         for k, mo in enumerate(morphs):
-            if mo.tag == "SN" and (k + 1 < len(morphs) and morphs[k + 1].form == "번" or k > 0):
+            counts = k + 1 < len(morphs) and (morphs[k + 1].form == "번" or _counts_place(mo, morphs[k + 1], v))
+            if mo.tag == "SN" and (counts or k > 0):
                 number = mo.form
             elif number is None and _ordinal(morphs, k, v) is not None:
                 number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
         for word, parts in self._words(phrase):
-            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") or word in _RELATIONAL:
+            counter = parts[0].tag == "NNB" and any(_counts_place(m, parts[0], v) for m in morphs)  # "2단" (Kiwi: a bound noun)
+            if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") and not counter or word in _RELATIONAL:
                 continue
             glued = glued_label(word, v) if parts[0].tag == "SL" else None
             if glued is not None:
@@ -958,6 +964,12 @@ def _compound_place(word: str, v: Vocabulary) -> str | None:
 
 def _suffix_kind(word: str) -> str | None:
     return "position" if len(word) >= 3 and word[-1] in _PLACE_SUFFIXES else None
+
+
+def _counts_place(number: Morph, nxt: Morph, v: Vocabulary) -> bool:
+    """A number written onto a place noun of one syllable numbers the place ("1단 서냉로": the annealer's first level,
+    "2층 선반"), as 번 does ("2번 랙")."""
+    return number.tag == "SN" and nxt.start == number.end and len(nxt.form) == 1 and v.ko_places.get(nxt.form) not in (None, "position")
 
 
 def _counted(morphs: list[Morph], counter: Morph) -> bool:

@@ -134,23 +134,28 @@ def _is_word(word: str) -> bool:
 
 #: The arrow of a route written as notation ("cupcake box: lidding station -> packing line", "A → B").
 ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔)\s*")
+#: What ends one route of a list of them: "A → B, C → D".
+_LIST_BREAK = re.compile(r"[,;]")
 
 
 @functools.lru_cache(maxsize=8192)
 def text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     """Objects and places a comment or log message names, with each place's role in the sentence.
 
-    A route written with an arrow is notation, not a sentence: what stands before the arrow is where the thing comes
-    from and what stands after it where it goes, so a cycle's heading "housing: station 2 -> station 4" names station 2
-    for the grasp and station 4 for the release, never both for either."""
+    A route written with an arrow is notation, not a sentence: what stands before the first arrow is where the thing
+    comes from and what stands after the last one where it goes, so a cycle's heading "housing: station 2 -> station 4"
+    names station 2 for the grasp and station 4 for the release, never both for either; a place between two arrows
+    ("문진: 서냉로 1단 → 편광 검사기 → 냉가공 연마기") is a stop on the way, neither — unless a comma or semicolon between
+    the arrows makes it two routes ("block → left tray, jacks → right tray"), which is read as a sentence."""
     parts = ARROW.split(text)
-    if len(parts) == 2 and all(p.strip() for p in parts):
+    if len(parts) >= 2 and all(p.strip() for p in parts) and not any(_LIST_BREAK.search(p) for p in parts[1:-1]):
         head, _, origin = parts[0].rpartition(":")
         o_head, _ = _text_evidence(head) if head.strip() else ((), ())
         # (after "growler:" the thing is named: what stands before the arrow is a place, even one of no known kind)
         o_from, p_from = route_end(origin, goal=bool(head.strip()))
-        o_to, p_to = route_end(parts[1], goal=True)
-        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + tuple(("goal", p) for _, p in p_to)
+        o_to, p_to = route_end(parts[-1], goal=True)
+        stops = tuple(("stop", p) for part in parts[1:-1] for _, p in route_end(part, goal=True)[1])
+        return o_head + o_from + o_to, tuple(("source", p) for _, p in p_from) + stops + tuple(("goal", p) for _, p in p_to)
     return _text_evidence(text)
 
 
@@ -329,7 +334,7 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
     grouped = len({t[1] for t in tokens}) > 1
     if hits:
         if grouped:
-            hit_groups = {tokens[k][1] for k in hits}
+            hit_groups = _object_groups(tokens, hits)
             return {k for k, t in enumerate(tokens) if t[1] in hit_groups and t[2] in ("word", "label", "side")}
         span = set(hits)
         first = min(hits)
@@ -352,6 +357,18 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
     span = {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])}
     lead = [k for k in words if k < min((j for j in words if _is_place_word(tokens[j][0])), default=-1)]
     return span | set(lead)
+
+
+def _object_groups(tokens: list[tuple[str, int, str]], hits: list[int]) -> set[int]:
+    """The groups of a name that name the handled object: of those with a word of it, the ones the most of whose words
+    are its words. A cufflink box goes into the lost-and-found box (`CufflinkBox_LostFoundBox_Release`): both groups end
+    in "box", but only the first is named by the instruction's words whole; the other is a place of the same kind."""
+    share: dict[int, float] = {}
+    for g in {tokens[k][1] for k in hits}:
+        words = [k for k, t in enumerate(tokens) if t[1] == g and t[2] == "word"]
+        share[g] = sum(k in hits for k in words) / len(words)
+    best = max(share.values())
+    return {g for g, x in share.items() if x == best}
 
 
 def _is_place_word(raw: str) -> bool:

@@ -116,8 +116,8 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     if None not in letters and letters[0] != letters[1]:
         return Relation(OTHER_DESIGNATOR, f"{letters[1].upper()} against {letters[0].upper()}")  # A and B are two places
     if wk in _SINGULAR or gk in _SINGULAR:
-        if wk == gk:
-            return Relation(SAME)
+        if wk == gk or wk == "operator" and _hands_over(got) or gk == "operator" and _hands_over(want):
+            return Relation(SAME)  # "큐레이터 전달 위치" for "큐레이터에게": a hand-over place is where the person takes it
         if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
         return Relation(UNCOMPARABLE)
@@ -156,6 +156,18 @@ def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
     # words alone cannot tell apart): nothing to compare.
     return Relation(UNCOMPARABLE)
+
+
+def _hands_over(place: PlaceRef) -> bool:
+    """A place named for a hand-over ("큐레이터 전달 위치", "gallery hand-over point", `GalleryHandover`): a release there is
+    given to whoever stands at it, whatever else its words say (the lexicon's `handover_places`). Only a point or
+    position so named: a tray or a shelf for hand-overs ("전달 트레이") is a support things are set down on."""
+    v = vocabulary()
+    words = [w.lower() for w in place.words]
+    if not words or not any(w in v.handover_places for w in words):
+        return False
+    head = words[-1]
+    return head in v.handover_places or (v.en_places.get(head) or v.ko_places.get(head)) in VAGUE
 
 
 def _vague_apart(want: PlaceRef, got: PlaceRef) -> bool:

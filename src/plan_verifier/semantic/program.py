@@ -260,7 +260,8 @@ def _tdl_visit(step: Step, comments: dict, names: dict[int, str], robot: "RobotS
     places += identifier_places(identifiers, True)
     for text, span in comments.get(step.index, ()):
         _, p = text_evidence(text)
-        places += [Named(text, COMMENT, step.index, span, place=x) for role, x in p if role != "source"]
+        # (a heading's stop "A → reader → B" is on the way somewhere after this move, not where it goes)
+        places += [Named(text, COMMENT, step.index, span, place=x) for role, x in p if role != "source" and not (role == "stop" and ARROW.search(text))]
     home = any(n.place is not None and n.place.key == "home" for n in places)
     places = list(_unique(places))
     xyz = None

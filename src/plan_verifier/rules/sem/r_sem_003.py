@@ -4,7 +4,8 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.matching import overlaps
-from plan_verifier.semantic.places import SAME, relate, words_of
+from plan_verifier.semantic.names import text_evidence
+from plan_verifier.semantic.places import SAME, VAGUE, kind_of, relate, words_of
 
 
 @register
@@ -37,7 +38,8 @@ class RSem003(SemanticRule):
     abstains (WARNING, insufficient_evidence) where the program names no place,
     only a vague or abbreviated one (`P3`, `pos4`, `sc`), a word no kind explains
     against a known kind, Korean the vocabulary cannot read, or contradicts itself
-    (a name says one place, a comment another).
+    (a name says one place, a comment another); and where the instruction's place
+    stands in a clause the reader reports it could not read (R-SEM-000).
 
     **Unsafe**::
 
@@ -97,7 +99,10 @@ class RSem003(SemanticRule):
                     continue
                 if sure is None and not agrees(c):
                     sure = _named_elsewhere(want, c, spot, g)
-                if sure is not None:
+                if sure is not None and _doubted(want, task, g.instruction):
+                    unverified.append(f"{want.text} as the place where the plan {verb} the {_what(task)} (step {spot.step.index}): "
+                                      f"the instruction's words around it could not be read")
+                elif sure is not None:
                     found = c.found.place.text if c.found is not None and c.found.place is not None else "other coordinates"
                     judged = True
                     yield self.judged(f"Location error: the plan {verb} the {_what(task)} at {found} ({quote(c.found)}), but the "
@@ -141,6 +146,24 @@ def _why(c) -> str:
     if c.contradicted:
         return f"it names {quote(c.found)} there, and another place as well"
     return f"it names {quote(c.found)}" if c.found is not None else "it names no place there"
+
+
+def _doubted(want, task, instruction) -> bool:
+    """The place was read from a clause the reader also reports it could not read, and that clause names another place
+    of a known kind after it which the task does not account for ("편광 검사기에 한 번 보고 2단 서냉로에 다시 넣어 둬": a
+    stop read as where the thing goes, the real destination left over): the reading of that place is in doubt, so a
+    difference from the program is no contradiction. (A clause whose only place is this one leaves no other reading.)"""
+    if not want.text:
+        return False
+    used = {p.text for p in (task.source, task.destination) if p is not None}
+    for part in instruction.unread:
+        at = part.find(want.text)
+        if at < 0:
+            continue
+        later = text_evidence(part[at + len(want.text):])[1]
+        if any(kind_of(p) not in (None, "operator", *VAGUE) and not any(p.text in u or u in p.text for u in used) for _, p in later):
+            return True
+    return False
 
 
 def _named_elsewhere(want, c, spot, g) -> float | None:
