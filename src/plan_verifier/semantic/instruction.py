@@ -243,9 +243,11 @@ def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
 
     head, colon, _ = item.partition(":")
     words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
-    if not colon or not words or len(words) > 4 or any(w.lower() in vocabulary().en_actions for w in words):
-        return ()
     v = vocabulary()
+    # (a measure noun after the thing's name is no verb: "cable pack: bin 2 → tray")
+    if not colon or not words or len(words) > 4 or \
+            any(w.lower() in v.en_actions and not (k and k == len(words) - 1 and w.lower() in v.measures) for k, w in enumerate(words)):
+        return ()
     last = words[-1]
     noun = noun_lemma(last.lower()) if last.isascii() else last
     noun = v.en_objects.get(noun) or v.ko_objects.get(noun) or noun
