@@ -50,6 +50,12 @@ def test_a_quantity_of_the_named_thing_is_that_thing(style, instruction) -> None
     assert _object_findings(program([Cycle("washers", "table", "bin 1")], style), instruction) == []
 
 
+@pytest.mark.parametrize("style", ["define_named", "positional_assign", "camel_case"])
+def test_a_name_shortened_before_its_measure_is_the_same_thing(style) -> None:
+    plan = program([Cycle("silicone pack", "table", "bin 1")], style)
+    assert _object_findings(plan, "Move the silicone grease pack from the table to bin 1.") == []
+
+
 @pytest.mark.parametrize("style", ["define_named", "named_inline", "positional_assign", "camel_case"])
 @pytest.mark.parametrize("instruction", ["Move the washer pack from the table to bin 1.", "와셔 세트를 테이블에서 1번 통으로 옮겨 줘"])
 def test_a_quantity_of_another_thing_is_an_object_mismatch(style, instruction) -> None:

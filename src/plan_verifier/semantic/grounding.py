@@ -470,10 +470,13 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     if c.same or thing is want and all(a is b for a, b in zip(things, named)):
         return c
     # The measures correspond ("hinge pin set", "경첩핀 세트"; "방청제 팩", `RustPack`) and the things before them stand
-    # in two scripts: a translation nobody can check, not another thing (as `_named_in_part` has it).
+    # in two scripts — a translation nobody can check, not another thing (as `_named_in_part` has it) — or share a word
+    # ("silicone grease pack", `SiliconePack`: a name shortened, not another thing).
     plain = _compare_objects(want, named, known, contrasted)
-    if plain.same and plain.found is not None and _other_script(thing, thing_of(plain.found.obj)):
-        return plain
+    if plain.same and plain.found is not None:
+        other = thing_of(plain.found.obj)
+        if _other_script(thing, other) or other.words and overlaps(thing.words, other.words):
+            return plain
     return c
 
 
