@@ -418,6 +418,23 @@ def _names_carried(named: Named, carried: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- objects
 
 
+@functools.lru_cache(maxsize=8192)
+def thing_of(obj: ObjectRef, bare: bool = True) -> ObjectRef:
+    """The thing a description names when its head is a measure noun (lexicon `measure_nouns`): "the cable bundle"
+    handles cables, "와셔 세트" washers, `DowelPack` dowels — the word before the measure is the head, so that it is
+    compared with what the other side names (`Cables_…`, "the washers"). `bare`: a measure alone ("the set",
+    `Kit_Pick`) names no particular thing (generic); False keeps it as it is (an instruction's "the set" is still a
+    noun to compare, abstaining when nothing corresponds)."""
+    v = vocabulary()
+    words = obj.words or ((obj.noun,) if obj.noun else ())
+    if not words or words[-1] not in v.measures or obj.noun in v.object_classes:
+        return obj
+    noun = v.measured(words)
+    if noun is None:
+        return replace(obj, noun=None, generic=True, words=()) if bare else obj
+    return replace(obj, noun=noun, words=words[:-1])
+
+
 def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     if want.generic or want.noun is None:
         return True
@@ -446,9 +463,34 @@ def compare_object(want: ObjectRef | None, named: Iterable[Named], known: set[st
     """
     if want is None or (want.generic and want.color is None and want.material is None):
         return Comparison(SAME)
-    evidence = [n for n in named if n.obj is not None]
-    if not evidence:
+    named = [n for n in named if n.obj is not None]
+    if not named:
         return Comparison(ABSENT, detail="names nothing")
+    thing = thing_of(want, bare=False)
+    classes = vocabulary().object_classes
+    things = [n if (o := thing_of(n.obj)) is n.obj else replace(n, obj=o, known=n.known or o.noun in classes) for n in named]
+    c = _compare_objects(thing, things, known, contrasted)
+    if c.same or thing is want and all(a is b for a, b in zip(things, named)):
+        return c
+    # The measures correspond ("hinge pin set", "경첩핀 세트"; "방청제 팩", `RustPack`) and the things before them stand
+    # in two scripts — a translation nobody can check, not another thing (as `_named_in_part` has it) — or share a word
+    # ("silicone grease pack", `SiliconePack`: a name shortened, not another thing).
+    plain = _compare_objects(want, named, known, contrasted)
+    if plain.same and plain.found is not None:
+        other = thing_of(plain.found.obj)
+        if _other_script(thing, other) or other.words and overlaps(thing.words, other.words):
+            return plain
+    return c
+
+
+def _other_script(a: ObjectRef, b: ObjectRef) -> bool:
+    """Are two descriptions' words all in one script each, and the two scripts different?"""
+    sa = {w.isascii() for w in a.words or ((a.noun,) if a.noun else ()) if w.isalpha()}
+    sb = {w.isascii() for w in b.words or ((b.noun,) if b.noun else ()) if w.isalpha()}
+    return len(sa) == 1 and len(sb) == 1 and sa != sb
+
+
+def _compare_objects(want: ObjectRef, evidence: list[Named], known: set[str], contrasted: set[str]) -> Comparison:
     same = [n for n in evidence if same_object(want, n.obj) or n.obj.generic and not want.generic]
     fit = vocabulary().materials_fit
     if want.material is not None and same and not any(n.obj.material is not None and fit(n.obj.material, want.material) for n in same):
@@ -494,9 +536,9 @@ def _named_in_part(want: ObjectRef, named: Named) -> bool:
     the head stands in another script than the program's words ("poster roll" and a comment's "포스터 롤"): the rest is
     a translation nobody can check, not another thing. Two English heads that differ ("chair rung", `ChairLeg`) are no
     such name."""
-    if want.noun is None or len(want.words) < 2:
-        return False
     got = named.obj
+    if want.noun is None or len(want.words) < 2 or got.noun is None:
+        return False
     if named.source == IDENTIFIER:
         groups = [g for g in word_groups(named.quote) if any(same_word(w.lower(), got.noun) or w.lower() in got.text.lower().split()
                                                                for w in g)]

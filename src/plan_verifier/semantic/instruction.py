@@ -259,9 +259,9 @@ def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
 
     head, colon, _ = item.partition(":")
     words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
-    if not colon or not words or len(words) > 4 or words[0].lower() in vocabulary().en_actions:
-        return ()  # "Move: …", "Tack weld: …" head a task; "string pack: …" names the thing, its last noun also a verb
     v = vocabulary()
+    if not colon or not words or len(words) > 4 or words[0].lower() in v.en_actions:
+        return ()  # "Move: …", "Tack weld: …" head a task; "string pack: …", "cable pack: …" name the thing
     last = words[-1]
     noun = noun_lemma(last.lower()) if last.isascii() else last
     noun = v.en_objects.get(noun) or v.ko_objects.get(noun) or noun

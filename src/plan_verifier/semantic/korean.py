@@ -422,7 +422,8 @@ class _Reader:
         obj = self._object(_head(before))
         attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
             any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
-        known = obj.noun is not None and obj.noun in self.v.object_classes
+        known = obj.noun is not None and obj.noun in self.v.object_classes or \
+            obj.noun in self.v.measures and self.v.measured(obj.words) in self.v.object_classes  # "와셔 세트": washers
         if self._counted(before):
             return True  # "sourdough 하나 label camera에": a counted thing, then the place
         at = self.m.index(before.morphs[0])

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 _BASE, _LAST = 0xAC00, 0xD7A3
 #: Initial consonants (19), as the skeleton writes them: tense and aspirated consonants fall together with the plain ones.
 _INITIAL = ("k", "k", "n", "t", "t", "l", "m", "b", "b", "s", "s", "", "j", "j", "j", "k", "t", "p", "h")
-_INITIAL_ROMAN = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h")
+#: (ㅊ romanised as j, the sound `english_sounds` writes for "ch": 벤치 / bench)
+_INITIAL_ROMAN = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "j", "k", "t", "p", "h")
 _VOWEL_ROMAN = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i")
-#: Final consonants (28, the first none); in loanwords a final ㅅ writes t ("켓" ket) and ㅇ writes ng.
-_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l", "l", "l", "l", "l", "m", "b", "b", "t", "t", "ng", "t", "t",
+#: Final consonants (28, the first none); in loanwords a final ㅅ writes t ("켓" ket), ㅇ writes ng and ㅂ a p ("컵" cup,
+#: "픽업" pickup: a final b is written 브).
+_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l", "l", "l", "l", "l", "m", "p", "p", "t", "t", "ng", "t", "t",
           "k", "t", "p", "t")
 _ENGLISH = ((r"tion$", "syon"), (r"gh", ""), (r"ge$", "j"), (r"a(?=[^aeiou]l?e$)", "ei"), (r"(?<=[^aeiou])e$", ""), (r"a[yi]", "ei"), (r"ee|ea", "i"), (r"oo", "u"), (r"ph", "p"), (r"ck", "k"), (r"sh", "s"), (r"ch", "j"), (r"th", "s"), (r"ng$", "N"), (r"c(?=[eiy])", "s"), (r"dg", "j"),
             (r"ge$", "j"), (r"c", "k"), (r"q", "k"), (r"x", "ks"), (r"v", "b"), (r"f", "p"), (r"z", "j"), (r"d", "t"),

@@ -267,7 +267,7 @@ def name_places(name: str, carried: tuple[str, ...] = ()) -> tuple[PlaceRef, ...
     + designators + words (`LaserMarker`: no kind, "laser marker"; `WardCart5`: cart 5, "ward"; `modfix_r`: "modfix",
     right). Without `carried` (or when nothing matches), the object is what the vocabulary calls one, or the first
     group of a grouped name (`Sourdough_OvenTray_Grasp`)."""
-    tokens = _tokens(name)
+    tokens = _tokens(name, carried)
     taken = _object_span(tokens, carried)
     places: list[PlaceRef] = []
     run: list[tuple[str, int, str]] = []
@@ -285,8 +285,13 @@ def name_places(name: str, carried: tuple[str, ...] = ()) -> tuple[PlaceRef, ...
     return tuple(places)
 
 
-def _tokens(name: str) -> list[tuple[str, int, str]]:
-    """(word, group, role): role is structural, robot, label (a number or a single capital letter), side, home or word."""
+def _tokens(name: str, carried: tuple[str, ...] = ()) -> list[tuple[str, int, str]]:
+    """(word, group, role): role is structural, robot, label (a number or a single capital letter), side, home or word.
+
+    A motion word that is the instruction's word for the thing carried (`carried`) is that thing: for "the pickup" (a
+    guitar's) `Pickup_Shelf_Grasp` names the pickup, not a motion."""
+    from plan_verifier.semantic.matching import same_word
+
     v = vocabulary()
     out = []
     groups = word_groups(name)
@@ -311,7 +316,8 @@ def _tokens(name: str) -> list[tuple[str, int, str]]:
                 role = "side"
             elif low == "home":
                 role = "home"
-            elif low in v.structural or noun_lemma(low) in v.structural or len(low) < 2 or has_hangul(low) and low in v.ko_structural:
+            elif (low in v.structural or noun_lemma(low) in v.structural or len(low) < 2 or has_hangul(low) and low in v.ko_structural) \
+                    and not (len(low) > 3 and any(low == c or noun_lemma(low) == c or has_hangul(c) and same_word(low, c) for c in carried)):
                 role = "structural"
             elif v.en_objects.get(noun_lemma(low)) in ROBOT_PARTS:
                 role = "robot"
@@ -475,7 +481,7 @@ def name_objects(name: str, carried: tuple[str, ...] = ()) -> tuple[tuple[Object
     the object (`carried`), that span read as one object with all its words (`MuffinTray` for "the croissant tray": a
     tray, "muffin"; `CylCell` for "the pouch cell": a cell, "cyl")."""
     read = identifier_evidence(name)[0]
-    tokens = _tokens(name)
+    tokens = _tokens(name, carried)
     span = [k for k in sorted(_object_span(tokens, carried)) if tokens[k][2] == "word"] if carried else []
     if not span:
         return read

@@ -29,6 +29,7 @@ class Vocabulary:
     ko_objects: Mapping[str, str]
     en_generic: frozenset[str]
     ko_generic: frozenset[str]
+    measures: frozenset[str]  # nouns of a quantity or packing ("bundle", "세트"): the words before them name the thing
     en_pronouns: frozenset[str]
     ko_pronouns: frozenset[str]
     en_colors: Mapping[str, str]
@@ -67,6 +68,15 @@ class Vocabulary:
     def materials_fit(self, a: str | None, b: str | None) -> bool:
         """Could one thing be described by both materials? (the same, one unsaid, or one a kind of the other)"""
         return a is None or b is None or a == b or b in self.material_kinds.get(a, ()) or a in self.material_kinds.get(b, ())
+
+    def measured(self, words: tuple[str, ...]) -> str | None:
+        """The thing a description with a measure noun for its head names ("dowel bundle": shaft; "와셔 세트": washer;
+        "경첩 세트": 경첩): the word before the measure, as its object class when it has one. None when the head is no
+        measure, or nothing stands before it."""
+        if len(words) < 2 or words[-1] not in self.measures or words[-2] in self.measures:
+            return None
+        head = words[-2]
+        return self.en_objects.get(" ".join(words[-3:-1])) or self.en_objects.get(head) or self.ko_objects.get(head) or head
 
     @functools.cached_property
     def english_nouns(self) -> tuple[str, ...]:
@@ -145,6 +155,7 @@ def vocabulary() -> Vocabulary:
         ko_objects=_by_language(data["objects"], "ko"),
         en_generic=words("generic_objects", "en"),
         ko_generic=words("generic_objects", "ko"),
+        measures=words("measure_nouns", "en") | words("measure_nouns", "ko"),
         en_pronouns=words("pronouns", "en"),
         ko_pronouns=words("pronouns", "ko"),
         en_colors=_by_language(data["colors"], "en"),

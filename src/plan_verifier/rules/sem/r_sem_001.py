@@ -20,7 +20,10 @@ class RSem001(SemanticRule):
     the same noun with another noun before it ("the croissant tray",
     `MuffinTray`), or two nouns no vocabulary knows ("the sourdough",
     `Baguette_Pick`), only when the same transfer names its places the
-    instruction's way (0.75). When the program names nothing there, or only
+    instruction's way (0.75). A measure noun at the head ("the cable
+    bundle", "와셔 세트") is compared by the thing written before it: a
+    bundle of cables is named by `Cables_Pick`, and a pack of washers is
+    not `Bolts_Pick`. When the program names nothing there, or only
     a word that matches nothing in the instruction, the rule abstains
     (WARNING, insufficient_evidence).
 
