@@ -115,7 +115,8 @@ class Constructions(Phrases):
                                       excluded_places=tuple(excluded), manner=tuple(self._manner_words(t)))
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
-                    return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True)
+                    return Clause(None, "", t[0].start, t[-1].end, objects, (("location", self._place(place)),), fact=True,
+                                  mentions=tuple(self._mentioned(start, end, be)))  # "Customer's at the counter for her poster roll"
         manner = self._manner_words(t)
         fragile = [("slow", tok.text) for tok in t if tok.low in self.v.en_fragile]
         if fragile and not (manner and len(t) <= 3):

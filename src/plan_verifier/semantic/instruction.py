@@ -316,6 +316,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 continue
         if clause.fact:
             for obj in clause.objects:
+                if _names_a_person(obj):
+                    continue  # "Customer's at the counter for her poster roll": where someone waits, no thing a later "it" means
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
                 if obj.pronoun and last_object is not None:
                     obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
@@ -518,6 +520,14 @@ def _leads(text: str, task: Task, clauses: tuple[Clause, ...]) -> bool:
     if not named:
         return False
     return all(0 <= text.find(word, first.start) < min(named) for _, word in task.manner)
+
+
+def _names_a_person(obj: ObjectRef) -> bool:
+    """An object noun the lexicon knows as a person (the operator kinds: customer, courier, 손님 …)."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    return obj.noun is not None and "operator" in (v.en_places.get(obj.noun), v.ko_places.get(obj.noun))
 
 
 def _fact_key(obj: ObjectRef) -> str:
