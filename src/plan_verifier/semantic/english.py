@@ -556,6 +556,9 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
+        if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
+                places[0][1].text == verb_tok.text and all(role in ("goal", "location") for role, _ in places[1:]):
+            places = [("goal", places[1][1])] + places[2:]  # "bin it in the scrap bin": the bin named is where it goes
         if action == "leave" and places and self._taken_later(i):
             action = "place"  # "Just leave the board on the hand-over shelf, I'll grab it later": put it there for them
         if action == "leave":

@@ -123,6 +123,9 @@ class Constructions(Phrases):
             return Clause(None, "", t[0].start, t[-1].end, tuple(subject), manner=tuple(fragile), fact=True)
         if manner and len(t) <= 3:
             return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner))
+        if be is None:
+            # "The cup on shelf 1 has a crack": the subject ends at "has"; what it has is no thing a later "it" means
+            be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
 
     def _new_statement(self, i: int, end: int) -> bool:
@@ -289,8 +292,11 @@ class Constructions(Phrases):
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
+        stop = start + be if be else end
+        # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
+        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source")), stop)
         out = []
-        for np in self._coordinated(start, start + be if be else end):
+        for np in self._coordinated(start, stop):
             if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns:
                 continue
             obj = self._object(np)

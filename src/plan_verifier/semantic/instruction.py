@@ -112,7 +112,8 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 
     if not any(arrow in text for arrow in vocabulary().constructions.arrows):
         return None
-    markers = list(_ITEM.finditer(text))
+    # (a number closing a bracket is a label, no item: "(from rack 1)  2) belt → …")
+    markers = [m for m in _ITEM.finditer(text) if text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start())]
     spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
     clauses: list[Clause] = []
     for start, end in spans:
@@ -127,13 +128,16 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             clauses.extend(_routes(head, read_clauses) or ())
             clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
             continue
-        chain = _chain(item, offset)
+        chain = _sourced(item, offset) or _chain(item, offset)
         if chain is not None:
             clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
             continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
-            things = tuple(o for o, _ in objects) or _headline_thing(item) or (ObjectRef("", None, pronoun=True),)
+            heading = _headline_thing(item)
+            # "silk tie: rack 1 → spotting board": the heading names the thing, whatever the stops' words also name
+            things = tuple(o for o, _ in objects if heading and o.text in heading[0].text) or heading or \
+                tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
@@ -154,15 +158,25 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     ends are visits on the way (a stop, as "show it to the camera" is); the last is where it goes. None for any other
     item (a plain "A → B", or parts this cannot read as places)."""
     parts = [p.strip(" .") for p in _ARROWS.split(item)]
-    if len(parts) < 2 or not all(parts) or ":" in parts[0]:
+    if len(parts) < 2 or not all(parts):
         return None
     last, comma, tail = parts[-1].partition(",")
-    thing = _named_thing(tail.strip(" .")) if comma and tail.strip(" .") and len(tail.split()) <= 3 else None
-    if comma and thing is None or len(parts) == 2 and thing is None:
+    manner = _manner_tail(tail) if comma else ()
+    thing = _named_thing(tail.strip(" .")) if comma and not manner and tail.strip(" .") and len(tail.split()) <= 3 else None
+    heading = ()
+    if ":" in parts[0]:
+        # "paperweight: annealer shelf 2 → polariscope → right tray": the heading names the thing, the stops follow it
+        heading = _headline_thing(parts[0])
+        if not heading or thing is not None or len(parts) < 3:
+            return None
+        thing, parts[0] = heading[0], parts[0].partition(":")[2].strip()
+    if comma and thing is None and not manner or len(parts) == 2 and thing is None:
         return None
     parts[-1] = last.strip()
     source = _stop(parts[0])
-    if source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:")):
+    if heading and source is None:
+        return None
+    if not heading and (source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:"))):
         if len(parts) < 3 or thing is not None:
             return None
         thing, source = _named_thing(parts[0]), None  # "Can → camera → slot": the can, taken wherever it is
@@ -171,13 +185,45 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
         return None
     end = offset + len(item)
     it = ObjectRef("", None, pronoun=True)
-    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else ())]
+    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else (), manner=manner)]
     for place in stops[:-1]:
         if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
             out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
         else:  # "Can → fill-level camera → …": shown on the way
             out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
     return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
+
+
+#: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
+#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
+_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+
+
+def _sourced(item: str, offset: int) -> list[Clause] | None:
+    """A route of two stops with where the thing comes from said after it: what stands before the arrow cannot be the
+    source then, it is the thing ("belt → left basket (from rack 2)": the belt, no conveyor). None for any other item."""
+    m = _SOURCE_AFTER.search(item)
+    if m is None:
+        return None
+    parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
+    if len(parts) != 2 or not all(parts) or ":" in parts[0]:
+        return None
+    thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
+    source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])
+    if thing is None or source is None or goal is None or source.kind is None:
+        return None
+    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
+def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
+    """"→ right tray, gently", "→ 1번 랙, 천천히": manner words after the last stop say how the thing is carried, ()
+    when the words after the comma are anything else."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    words = tail.strip(" .!").lower()
+    kind = v.en_manner.get(words) or v.ko_manner.get(words)
+    return ((kind, tail.strip(" .!")),) if kind else ()
 
 
 def _stop(part: str) -> PlaceRef | None:
