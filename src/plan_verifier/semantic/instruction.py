@@ -138,6 +138,8 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             # "silk tie: rack 1 → spotting board": the heading names the thing, whatever the stops' words also name
             things = tuple(o for o, _ in objects if heading and o.text in heading[0].text) or heading or \
                 tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+            if heading and not any(role == "goal" for role, _ in places) and (end_stop := _stop(_ARROWS.split(item)[-1].strip(" ."))):
+                places += (("goal", end_stop),)  # "silk tie: rack 1 → spotting board": after the arrow stands a place
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
@@ -349,6 +351,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
                 if obj.pronoun and last_object is not None:
                     obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
+                elif obj.pronoun and loc is not None and pending and pending[-1][0].carries and pending[-1][0].source is None:
+                    # "프레스에 올려놔. 1번 랙에 있는 거.": the thing of the task before, unnamed, is there
+                    pending[-1] = (replace(pending[-1][0], source=loc), pending[-1][1])
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
                     last_object = obj
