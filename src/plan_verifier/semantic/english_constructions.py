@@ -50,6 +50,7 @@ class _Route:
     lead: PlaceRef | None = None  # a noun phrase naming a place before the first preposition ("oven tray to ...")
     order: str | None = None
     end: int = 0
+    excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
 
 
 class Constructions(Phrases):
@@ -354,6 +355,14 @@ class Constructions(Phrases):
                     tok.low in self.v.constructions.straight and (route.objects or route.lead) and self._preposition(i + 1, end):
                 i += 1  # "bottle straight to the case": how directly, not part of the thing
                 continue
+            if tok.low == "not" and i + 1 < end:
+                ruled = next((r for r in reversed(routes) if r.places), None)
+                np, j = self._noun_phrase(i + 1 + (self._preposition(i + 1, end) or (None, 0))[1], end)
+                if ruled is not None and np is not None and self._names_place(np) and not (route is not ruled and (route.objects or route.lead)):
+                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B": the place is ruled out, the route stands
+                    ruled.excluded.append(self._place(np))
+                    i = j
+                    continue
             prep = self._preposition(i, end)
             if prep is not None:
                 if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)):
@@ -391,7 +400,7 @@ class Constructions(Phrases):
                 return None
             order = route.order or ("sequence" if n and ordered else None)
             clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order))
+                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded)))
         return clauses or None
 
     def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:

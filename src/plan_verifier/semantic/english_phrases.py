@@ -166,8 +166,12 @@ class Phrases:
         if i >= end or self.t[i].kind != "word" or self.t[i].low in DETERMINERS or self.t[i].low in QUANTIFIERS or is_label(self.t[i]):
             return False
         tok = self.t[i]
-        return tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and \
-            tok.low not in self.v.en_places and is_verb(tok.low)
+        if not (tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and
+                tok.low not in self.v.en_places and is_verb(tok.low)):
+            return False
+        np, _ = self._noun_phrase(i, end)
+        # "to tool shelf A", "to sample rack 2": a word that may be a verb, modifying a place with its label, is no purpose
+        return not (np is not None and np.labels and np.head is not None and np.head is not tok and self._names_place(np))
 
     def _noun_can(self, i: int, end: int) -> bool:
         """"the can from the belt", "grip aluminium can": "can" with no verb after it is the thing, not the modal."""

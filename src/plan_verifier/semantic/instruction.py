@@ -270,6 +270,18 @@ def _aside(fragment: str) -> bool:
         not any(noun_lemma(clitic.group(1).lower()) in known for known in (v.en_places, v.en_objects))
 
 
+_FROM = re.compile(r"^\s*(?:from|out of|off(?: of)?)\s+(?P<place>[^,;]+?)\s*[.!]?\s*$", re.I)
+
+
+def _origin(fragment: str) -> PlaceRef | None:
+    """A sentence that is only where from ("from tray 2.", "Off the top shelf."): the source of the task before."""
+    from plan_verifier.semantic.english import place_phrase
+
+    m = _FROM.match(fragment)
+    place = place_phrase(m.group("place")) if m else None
+    return place if place is not None and place.kind is not None else None
+
+
 def _refinement(fragment: str) -> PlaceRef | None:
     """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
     from plan_verifier.semantic.names import route_end
@@ -336,6 +348,11 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
+        if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].carries and \
+                pending[-1][0].source is None and (origin := _origin(text[clause.start:clause.end])) is not None:
+            pending[-1] = (replace(pending[-1][0], source=origin), pending[-1][1])  # "… to drawer A. from tray 2": where from
+            context.append(text[clause.start:clause.end])
+            continue
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].destination is not None:
             part = _refinement(text[clause.start:clause.end])
             if part is not None:

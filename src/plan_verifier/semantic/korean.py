@@ -698,10 +698,10 @@ class _Reader:
             cur.places.extend(("goal", self._as_place(o)) for o in cur.objects)
             cur.objects, cur.topics = cur.topics, []
         before = next((c for c in reversed(self.out) if c.action is not None), None)
-        if action is None and not stem and not negated and cur.objects and all(o.text in ("거", "것") for o in cur.objects) and \
-                not cur.topics and any(role == "source" for role, _ in cur.places):
-            # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there — where the thing
-            # just named is, no second thing to carry
+        if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
+                cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
+            # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there; "…로 옮겨. 목재
+            # 카트에서.": from there — where the thing just named is, no second thing to carry
             where = tuple(("location", p) for role, p in cur.places if role == "source")
             self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True))
             self.cur = _Clause()

@@ -188,7 +188,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _seeing(_once(_place_before_daero(_loanword_split(rejoined))))
+    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(rejoined)))))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -209,6 +209,21 @@ def _loanword_split(morphs: list[Morph]) -> list[Morph]:
         if m.tag == "MAG" and len(m.form) == 1 and out and out[-1].tag in ("NNG", "NNP") and out[-1].end == m.start:
             noun = out.pop()
             out.append(Morph(noun.form + m.form, "NNG", noun.start, m.end))
+            continue
+        out.append(m)
+    return out
+
+
+def _hyphenated(morphs: list[Morph]) -> list[Morph]:
+    """"hand-over point로", "pick-up shelf에": Kiwi cuts a hyphenated English word at its hyphen; written without spaces
+    it is one word (else "hand" would stand as a noun of its own, a thing before the place)."""
+    out: list[Morph] = []
+    for m in morphs:
+        if m.tag == "SL" and len(out) >= 2 and out[-1].form == "-" and out[-2].tag == "SL" and out[-2].end == out[-1].start \
+                and out[-1].end == m.start:
+            out.pop()
+            first = out.pop()
+            out.append(Morph(f"{first.form}-{m.form}", "SL", first.start, m.end))
             continue
         out.append(m)
     return out
