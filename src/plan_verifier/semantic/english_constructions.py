@@ -278,8 +278,8 @@ class Constructions(Phrases):
                     routes[-1] = (role, replace(place, text=f"{whole.text}, {place.text}", words=place.words + whole.words))
                     k = j
                     continue
-            if p is None:
-                break
+            if p is None or self.t[k].low == "to" and routes and self._infinitive(k + 1, end):
+                break  # "… goes in the kiln to fire": what for, no place
             np2, k = self._noun_phrase(k + p[1], end)
             if np2 is None:
                 break

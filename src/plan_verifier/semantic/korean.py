@@ -162,6 +162,14 @@ class _Reader:
                 self.cur.manner.append((self.v.ko_manner[manner_form], self.text[mo.start:m[j - 1].end]))
                 i = j
                 continue
+            if mo.form == "하" and mo.tag == "VV" and i + 2 < n and m[i + 1].tag == "EC" and m[i + 1].form.endswith("도") and \
+                    m[i + 2].form in ("되", "돼") and (self.cur.manner or self.cur.places):
+                # "…로, 빠르게 해도 됨", "빨리 해도 돼": a permission about how, no verb of its own — the route before keeps
+                # its reading and takes the manner
+                i += 3
+                while i < n and m[i].tag in ("EF", "EC", "EP", "JX"):
+                    i += 1
+                continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
                 continue
