@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_constructions import Constructions
+from plan_verifier.semantic.english_constructions import Constructions, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
                                                     QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
@@ -48,6 +48,8 @@ _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
+#: Verbs of causing before the robot's instrument and a request: "have the camera look at the seam".
+_CAUSERS = frozenset({"have", "let", "get", "make"})
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -111,7 +113,8 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
         if t.low == "." and i and tokens[i - 1].low in ("no", "nr", "num") and i + 1 < len(tokens) and tokens[i + 1].kind == "number":
             continue  # "bin no. 2": an abbreviation, not the end of a sentence
         so = t.low == "so" and i and tokens[i - 1].low == "," and i + 1 < len(tokens) and tokens[i + 1].low != "that"
-        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so:  # "X is down, so ...": a new statement
+        switch = t.low == "," and (switched(sentences[-1]) or switched(_to_comma(tokens, i + 1)))
+        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so or switch:  # "X is down, so ...": a new statement
             if sentences[-1]:
                 sentences.append([])
             continue
@@ -119,6 +122,11 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     later = {k for k in items[1:]}
     kept = [(k, s) for k, s in enumerate(sentences) if s]
     return [s for _, s in kept], {n for n, (k, _) in enumerate(kept) if k in later}
+
+
+def _to_comma(tokens: tuple[Token, ...], i: int) -> list[Token]:
+    end = next((k for k in range(i, len(tokens)) if tokens[k].kind == "punct" and tokens[k].low in _SENTENCE_END | {","}), len(tokens))
+    return list(tokens[i:end])
 
 
 def _states(tokens: list[Token]) -> bool:
@@ -231,6 +239,11 @@ class _Sentence(Constructions):
             return False  # "rack A, slot 2", "the hold shelf, slot 1": a noun with its number after a place, not "slot" the verb
         if j < 0:
             return True
+        causer = self._causative(i)
+        if causer is not None:
+            j = causer - 1  # "then have the camera look at the seam": the camera is how, the verb after it the request
+            if j < 0:
+                return True
         prev = self.t[j]
         if prev.low in MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
                 and self.t[j - 1].low not in HEAD_BEFORE:
@@ -245,6 +258,18 @@ class _Sentence(Constructions):
             return True  # "after that take the vial ...", "and then"
         return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
             or prev.low in self.v.en_before
+
+    def _causative(self, i: int) -> int | None:
+        """"have the camera look at …", "let the gripper take …": where the verb of causing stands before the robot's own
+        instrument and the verb at i, None when there is no such construction."""
+        k = i - 1
+        while k >= 0 and self.t[k].kind == "word" and self.t[k].low not in _CAUSERS and (self.t[k].low in DETERMINERS or self.t[k].noun in self.v.en_objects
+                                                                                     or self.t[k].low in _SELF):
+            k -= 1
+        if k < 0 or k == i - 1 or self.t[k].low not in _CAUSERS or not any(self.t[n].noun in self.v.en_objects or self.t[n].low in _SELF
+                                                                         for n in range(k + 1, i)):
+            return None
+        return k
 
     def _heads(self) -> list[int]:
         heads = []
@@ -305,8 +330,9 @@ class _Sentence(Constructions):
         return out
 
     def _lead_start(self, head: int, prev_head: int) -> int:
-        """The first token of the words that lead into this head ("then", "don't", "gently", "after you")."""
-        i = head
+        """The first token of the words that lead into this head ("then", "don't", "gently", "after you", "have the camera")."""
+        causer = self._causative(head)
+        i = head if causer is None or causer <= prev_head else causer
         while i - 1 > prev_head and (self._is_lead(self.t[i - 1]) or
                                      i - 2 > prev_head and f"{self.t[i - 2].low} {self.t[i - 1].low}" in self.v.en_sequence):
             before = self.t[i - 2] if i - 2 >= 0 else None

@@ -27,7 +27,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_phrases import COURTESY, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past, is_verb, verb_forms
+from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
+                                                    is_verb, verb_forms)
+from plan_verifier.semantic.language import Token, verb_lemma
+from plan_verifier.semantic.vocabulary import vocabulary
 
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
 _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
@@ -51,6 +54,21 @@ class _Route:
     order: str | None = None
     end: int = 0
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
+
+
+def switched(tokens: list[Token]) -> str | None:
+    """"camera on", "gripper off", "camera back on its stand": a thing the robot fits, takes off or puts back, said with
+    no verb — a part of a sentence of its own between commas. The action (attach | detach | place), None for other words."""
+    v = vocabulary()
+    words = [t for t in tokens if t.kind == "word" and t.low not in DETERMINERS]
+    cut = next((k for k, t in enumerate(words) if t.low in ("on", "off", "back")), None)
+    if not cut or cut > 2 or words[cut - 1].noun not in v.en_objects or any(verb_lemma(t.low) in v.en_actions for t in words[:cut]):
+        return None
+    rest = words[cut + 1:]
+    if words[cut].low == "back":
+        return "place" if not rest or rest[0].low in ("on", "in", "to", "into", "onto", "at") else None
+    return None if rest else "attach" if words[cut].low == "on" else "detach"
+
 
 
 class Constructions(Phrases):
@@ -312,6 +330,14 @@ class Constructions(Phrases):
 
         Anything else in the sentence that is not one of these parts makes it context, never a guess."""
         t, end = self.t, len(self.t)
+        switch = switched(t)
+        if switch is not None:
+            # "camera on", "gripper off", "camera back on its stand": fit it, take it off, put it back
+            np, j = self._noun_phrase(next(k for k, tok in enumerate(t) if tok.kind == "word" and tok.low not in DETERMINERS), end)
+            prep = self._preposition(j + 1, end) if j + 1 < end else None
+            place = self._noun_phrase(j + 1 + prep[1], end)[0] if prep is not None else None
+            places = (("goal", self._place(place)),) if place is not None else ()
+            return [Clause(switch, "", t[0].start, t[-1].end, (self._object(np),) if np is not None else (), places)]
         i = 0
         wish = False
         while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \

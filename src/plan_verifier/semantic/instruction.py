@@ -94,8 +94,26 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    clauses = _routes(text, read_clauses) or read_clauses(text)
+    body = _without_cell_heading(text)
+    clauses = _routes(body, read_clauses) or read_clauses(body)
     return assemble(text, language, clauses)
+
+
+_HEADING = re.compile(r"^\s*(?P<head>[^:\n]{1,40}):")
+
+
+def _without_cell_heading(text: str) -> str:
+    """"Weld cell: tack Pos_1, …", "조립 셀: 피더 부품 → 픽스처, …": a heading that names the whole workplace says where all
+    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written)."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    m = _HEADING.match(text)
+    if m is None:
+        return text
+    head = m.group("head").strip().lower()
+    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell):
+        return text
+    return " " * m.end() + text[m.end():]
 
 
 #: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
@@ -326,7 +344,27 @@ def _sequel(item: str) -> int | None:
     for m in re.finditer(pattern, item, flags=re.IGNORECASE):
         if m.start() > min(arrows):
             return m.end()
+    last = max(item.rfind(a) for a in v.constructions.arrows if a in item)
+    for m in re.finditer(r",\s*", item[last:]):
+        # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
+        segment = item[last + m.end():].split(",")[0].strip(" .")
+        if segment and _requests(segment):
+            return last + m.end()
     return None
+
+
+def _requests(segment: str) -> bool:
+    """Does this piece of a sentence ask for an action of its own ("나사 체결", "screw it down")? A place alone ("slot 3":
+    which part of the place before) does not."""
+    from plan_verifier.semantic.names import route_end
+
+    if route_end(segment)[1]:
+        return False
+    if has_hangul(segment):
+        from plan_verifier.semantic.korean import read_clauses
+    else:
+        from plan_verifier.semantic.english import read_clauses
+    return any(c.action is not None and not c.fact for c in read_clauses(segment))
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:

@@ -51,6 +51,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
+#: Verbs of finishing: "끝나면", "마치고" after a work request order what follows after it.
+_DONE_STEMS = frozenset({"끝나", "마치", "끝내", "완료되"})
 #: Verbs that move the robot itself when what they govern is a place ("A, B 순서로 이동").
 _MOVE_STEMS = frozenset({"이동", "움직이", "이동시키", "가"})
 #: Nouns of order: "A, B 순서로" visits A, then B.
@@ -269,8 +271,11 @@ class _Reader:
         j = i
         while j < n and (m[j].tag in _NOMINAL or m[j].tag in ("MM", "SSO") or (m[j].tag == "VA" and j + 1 < n and m[j + 1].tag == "ETM")
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
-            if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
-                break
+            if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"
+                                                               or m[j + 1].form == "하고" and m[j].form in self.v.ko_actions):
+                break  # "Pos_1 가접하고": the action noun, which Kiwi may give 하고/JC, is the verb
+            if j > i and m[j].tag == "NNG" and m[j].form in self.v.ko_noun_verbs and (j + 1 == n or m[j + 1].tag in ("SF", "SP", "SE")):
+                break  # "… 끝나면 용접기 반납": an action noun ending the clause is its verb, no part of the thing
             if j > i and m[j].tag == "NNG" and m[j].form in _LIGHT_STEMS and j + 1 < n and m[j + 1].form in ("드리", "하"):
                 break  # "담요 하나 전달 부탁드립니다": the request ends the phrase
             if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
@@ -618,6 +623,13 @@ class _Reader:
         if action is None and stem in ("있",):
             self._fact(end)
             return j
+        if action is None and stem in _DONE_STEMS and self.cur.empty() and not negated and self.out and self.out[-1].action in WORK:
+            # "가접하고 끝나면 반납해", "검사 마치고": when the work before is done — the next clause comes after it (after a
+            # transfer it stays context: what follows may carry the same thing on)
+            self.next_order = "sequence"
+            self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
+            self.cur = _Clause()
+            return j
         if action is None and not (negated or self.cur.negated or self.cur.excluded):
             # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context
             self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
@@ -632,6 +644,9 @@ class _Reader:
             if group and group[-1].noun is None or not group:
                 continue
             rest, _, word = group[-1].text.strip().rpartition(" ")
+            front, _, last = rest.rpartition(" ")
+            if last and f"{last} {word}" in self.v.ko_actions:
+                rest, word = front, f"{last} {word}"  # "나사 체결": one action of two words, no screw to carry
             action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(word.lower()))
             if action is not None:
                 group.pop()
@@ -683,6 +698,8 @@ class _Reader:
             return
         if cur.coordinated:
             cur.objects.extend(self._object(p) for p in cur.coordinated)
+        if stem and cur.objects and f"{cur.objects[-1].text.strip()} {stem}" in self.v.ko_actions:
+            cur.objects.pop()  # "나사 체결해": one action of two words, no screw to carry
         order = cur.order or self.next_order
         if order_after == "before-lead":
             order = "before-lead"
