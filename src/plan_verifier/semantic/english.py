@@ -234,9 +234,9 @@ class _Sentence(Constructions):
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i >= 2 and self.t[i - 1].low == "," and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
+        if i >= 2 and self.t[i - 1].low in (",", "and", "or") and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
-            return False  # "rack A, slot 2", "the hold shelf, slot 1": a noun with its number after a place, not "slot" the verb
+            return False  # "rack A, slot 2", "seam 2 and seam 3": a noun with its number after a place, not "slot" the verb
         if j < 0:
             return True
         causer = self._causative(i)

@@ -477,7 +477,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
     unread.extend(_unplaced(text, clauses, pending, refined))
-    tasks = _merge_pick_and_put(pending)
+    tasks = _merge_pick_and_put(_shared_source(pending))
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
     tasks = [_with_fact(t, facts) for t in tasks]
@@ -487,6 +487,24 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _shared_source(pending: list[tuple[Task, str | None]]) -> list[tuple[Task, str | None]]:
+    """"…, then the box to bin B. Both from the right basket.", "… 카포를 2번 부품통으로. 둘 다 1번 부품통에서 꺼내.": a request
+    about both (all) of the things named before with only where they come from is their shared source, no thing of its own."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    every = v.en_all | v.ko_all | {w for w, n in v.numbers.items() if n >= 2}
+    out: list[tuple[Task, str | None]] = []
+    for task, order in pending:
+        words = task.obj.text.lower().split() if task.obj is not None else []
+        if words and words[0] in every and task.obj.noun is None and task.source is not None and task.destination is None and \
+                task.action in ("pick", "transfer", "place") and sum(t.carries and t.source is None for t, _ in out) >= 2:
+            out = [(replace(t, source=task.source), o) if t.carries and t.source is None else (t, o) for t, o in out]
+            continue
+        out.append((task, order))
+    return out
 
 
 def _holds(clause: Clause) -> bool:
