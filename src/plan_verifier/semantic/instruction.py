@@ -120,6 +120,20 @@ def _without_cell_heading(text: str) -> str:
 _ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
 
 
+def _markers(text: str) -> list[re.Match]:
+    """The item markers of a list: numbers only in their sequence from 1 ("1) … 2) …"), so that a place's label before a
+    full stop ("→ shelf 2. Then …") or a number closing a bracket ("(from rack 1)  2) belt → …") is no item."""
+    out, expected = [], 1
+    for m in _ITEM.finditer(text):
+        number = re.match(r"\d+", m.group())
+        if number is None:
+            out.append(m)
+        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()):
+            out.append(m)
+            expected += 1
+    return out
+
+
 def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
     """An instruction written as notation, with arrows (`constructions.arrows`): "① 소결로 트레이의 크라운 → 착색 작업대 ② …",
     "seat frame: welding cell -> foam station". Each item with an arrow is a transfer from what stands before it to what
@@ -130,8 +144,7 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 
     if not any(arrow in text for arrow in vocabulary().constructions.arrows):
         return None
-    # (a number closing a bracket is a label, no item: "(from rack 1)  2) belt → …")
-    markers = [m for m in _ITEM.finditer(text) if text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start())]
+    markers = _markers(text)
     spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
     clauses: list[Clause] = []
     for start, end in spans:
@@ -144,7 +157,9 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
             head = item[:tail].rstrip(" ,.")
             clauses.extend(_routes(head, read_clauses) or ())
-            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
+            rest = item[tail:]
+            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
+                           for c in _routes(rest, read_clauses) or read_clauses(rest))
             continue
         chain = _sourced(item, offset) or _chain(item, offset)
         if chain is not None:
@@ -154,8 +169,12 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             objects, places = text_evidence(item)
             heading = _headline_thing(item)
             # "silk tie: rack 1 → spotting board": the heading names the thing, whatever the stops' words also name
+            front = _ARROWS.split(item)[0].strip(" .")
+            # "Bowl → bin C": before the arrow, no place and no heading — the thing itself, a noun the vocabulary may lack
+            fronted = () if heading or any(role == "source" for role, _ in places) or ":" in front else \
+                tuple(x for x in (_named_thing(front),) if x is not None)
             things = tuple(o for o, _ in objects if heading and o.text in heading[0].text) or heading or \
-                tuple(o for o, _ in objects) or (ObjectRef("", None, pronoun=True),)
+                tuple(o for o, _ in objects) or fronted or (ObjectRef("", None, pronoun=True),)
             if heading and not any(role == "goal" for role, _ in places) and (end_stop := _stop(_ARROWS.split(item)[-1].strip(" ."))):
                 places += (("goal", end_stop),)  # "silk tie: rack 1 → spotting board": after the arrow stands a place
             if any(role in ("source", "goal") for role, _ in places):
@@ -344,6 +363,10 @@ def _sequel(item: str) -> int | None:
     for m in re.finditer(pattern, item, flags=re.IGNORECASE):
         if m.start() > min(arrows):
             return m.end()
+    first = min(arrows)
+    stop = re.search(r"[.!?]\s+(?=\D)", item[first:])
+    if stop is not None:
+        return first + stop.end()  # "label roll: tray → sealer. 그리고 …": the sentence of the route has ended
     last = max(item.rfind(a) for a in v.constructions.arrows if a in item)
     for m in re.finditer(r",\s*", item[last:]):
         # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
