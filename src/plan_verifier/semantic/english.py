@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
-from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
+from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
                                                     QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
 from plan_verifier.semantic.places import place_key
@@ -48,6 +48,8 @@ _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
+#: Words a speaker corrects a request with ("hang it… er, put it on rack 1", "take… sorry, move it to bin 2").
+_CORRECTION = frozenset({"er", "erm", "uh", "um", "umm", "sorry", "scratch"})
 #: Verbs of causing before the robot's instrument and a request: "have the camera look at the seam".
 _CAUSERS = frozenset({"have", "let", "get", "make"})
 
@@ -256,8 +258,8 @@ class _Sentence(Constructions):
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
         if j > 0 and f"{self.t[j - 1].low} {prev.low}" in self.v.en_sequence:
             return True  # "after that take the vial ...", "and then"
-        return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
-            or prev.low in self.v.en_before
+        return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in COURTESY or prev.low in self.v.en_sequence \
+            or prev.low in self.v.en_after or prev.low in self.v.en_before  # "pls return it to rack 1"
 
     def _causative(self, i: int) -> int | None:
         """"have the camera look at …", "let the gripper take …": where the verb of causing stands before the robot's own
@@ -316,6 +318,8 @@ class _Sentence(Constructions):
         for k, h in enumerate(heads):
             end = starts[k + 1] if k + 1 < len(heads) else len(self.t)
             lead = {t.low for t in self.t[starts[k]:h]}
+            if k + 1 < len(heads) and any(t.low in _CORRECTION for t in self.t[h + 1:end]):
+                continue  # "then hang it… er, put it on rack 1": the speaker corrects the request, the next one stands
             found = self._clause(starts[k], h, end, k)
             if k == 0 and then and found:
                 found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})

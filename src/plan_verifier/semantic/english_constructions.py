@@ -102,6 +102,9 @@ class Constructions(Phrases):
             # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
             # then the statement's own verb
             be = next((i for i, tok in enumerate(t) if i > 1 and tok.verb in c.goes_to and self._relative_before(start, start + i)), None)
+        passive = be is None and self._passive(t)
+        if passive:
+            be = passive  # "Could the dish be moved to the left tray?", "the jar needs to be taken to rack A": a request
         if be is None:
             be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
                        or self._is_be(start + i) or self._needs_work(start + i, end)), None)
@@ -115,18 +118,24 @@ class Constructions(Phrases):
                     order = "sequence"  # "After that, the box goes ...": this comes next
                 start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             subject_end = start + be - self._duty_before(start, start + be)  # "the vial has to go ...": the subject ends at "has"
+            if passive:
+                subject_end = start + be - 1 - self._duty_before(start, start + be - 1)  # "… be moved": the subject ends before "be"
             np, _ = self._noun_phrase(start, subject_end)
             k = start + be + 1
             while k < end and (self.t[k].low in c.straight or self.t[k].low in ("should", "must", "already", "still", "currently", "usually")):
                 k += 1
+            # "the tie was dropped in the box by mistake", "the cup got left on shelf 2": put there — that is where it is
+            put = k < end and self.t[start + be].verb in ("be", "get") and is_past(self.t[k]) and \
+                self.v.en_actions.get(self.t[k].verb) in ("place", "transfer", "insert") and self._preposition(k + 1, end) is not None
+            k += 1 if put else 0
             prep = self._preposition(k, end) if k < end else None
             if np is not None and prep is not None and prep[0] in ("location", "source", "goal"):
                 place, _ = self._noun_phrase(k + prep[1], end)
-                if place is not None and not is_past(self.t[start + be]):  # "the box went to the tray": what happened
+                if place is not None and (put or passive or not is_past(self.t[start + be])):  # "the box went to the tray": what happened
                     subject = self._subject(start, subject_end)
                     objects = tuple(o for o in subject if isinstance(o, ObjectRef))
                     where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
-                    if t[be].verb in c.goes_to:
+                    if t[be].verb in c.goes_to or passive:
                         # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
                         routes, excluded = self._route_after(k, end)
                         return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
@@ -262,6 +271,14 @@ class Constructions(Phrases):
             if comma is not None and comma + 1 < end and not any(self._action(k) is not None for k in range(start + 1, comma)):
                 return comma + 1
         return start
+
+    def _passive(self, t: list) -> int | None:
+        """Where a request in the passive has its verb ("could the dish be moved …", "it needs to be taken …"): a
+        participle of carrying after "be" (after a modal or "to"); None when the sentence has no such verb."""
+        for i, tok in enumerate(t):
+            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert"):
+                return i  # (a bare "be" only follows a modal, which the sentence may have lost to its opening words)
+        return None
 
     def _duty_before(self, start: int, verb: int) -> int:
         """How many words before a statement's verb say it has to happen ("has to", "needs to", "must")."""

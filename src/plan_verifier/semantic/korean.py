@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_phrases import glued_label
+from plan_verifier.semantic.english_phrases import COURTESY, glued_label
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.places import CONTAINERS, place_key
@@ -146,6 +146,9 @@ class _Reader:
                 continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
+                continue
+            if mo.tag == "SL" and mo.form.lower() in COURTESY:
+                i += 1  # "… 넣어줘 pls": courtesy, no object
                 continue
             if mo.tag == "SL" and self._english_verb(i) is not None:
                 i = self._predicate(i)  # "pick해서", "tack weld 하고": an English verb made Korean with 하다
