@@ -187,6 +187,11 @@ class _Sentence(Constructions):
         if tok.low in self.v.constructions.place_verbs and i + 1 < len(self.t) and \
                 (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES):
             return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
+        if 0 < i < len(self.t) - 1 and self.t[i + 1].kind == "word" and is_label(self.t[i + 1]) and \
+                (self.t[i - 1].low in self.v.en_sequence or self.t[i - 1].kind == "punct"):
+            # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause
+            return next((a for phrase, a in self.v.en_actions.items() if phrase.startswith(f"{tok.low} ")
+                         and phrase.split()[-1] in self.v.en_actions), None)
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i)
         if tok.verb in _LEAVE:
@@ -239,6 +244,11 @@ class _Sentence(Constructions):
         if i >= 2 and self.t[i - 1].low in (",", "and", "or") and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
             return False  # "rack A, slot 2", "seam 2 and seam 3": a noun with its number after a place, not "slot" the verb
+        nxt = self.t[i + 1] if i + 1 < len(self.t) else None
+        after = self.t[i + 2] if i + 2 < len(self.t) else None
+        if nxt is not None and nxt.kind == "number" and self.t[i].noun in self.v.en_places and \
+                not (after is not None and after.kind == "word" and after.noun in self.v.en_objects):
+            return False  # "Seam 5 isn't fixtured yet": a place noun with its number, no verb ("Slot 2 cubes into …" is one)
         if j < 0:
             return True
         causer = self._causative(i)

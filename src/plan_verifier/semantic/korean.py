@@ -228,9 +228,12 @@ class _Reader:
         k = i
         while k < n and m[k].tag == "SL" and k - i < 2:
             k += 1
+        if k > i and k + 1 < n and m[k].tag == "MAG" and m[k].form.endswith("번") and m[k + 1].tag in ("SP", "SF", "SE") or \
+                k > i and k + 1 == n and m[k].tag == "MAG" and m[k].form.endswith("번"):
+            k += 1  # "tack weld 한 번, …": how many times, after the verb
         if k == i or not (k == n or m[k].tag in ("SP", "SF", "SE")) or i > 0 and m[i - 1].tag == "SL" and m[i - 1].end == m[i].start - 1:
             return None
-        words = [x.form.lower() for x in m[i:k]]
+        words = [x.form.lower() for x in m[i:k] if x.tag == "SL"]
         phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
         action = self.v.en_actions.get(phrase)
         return (action, k) if action is not None and (self.cur.objects or self.cur.places or self.cur.topics) else None
@@ -703,6 +706,9 @@ class _Reader:
             cur.objects.extend(self._object(p) for p in cur.coordinated)
         if stem and cur.objects and f"{cur.objects[-1].text.strip()} {stem}" in self.v.ko_actions:
             cur.objects.pop()  # "나사 체결해": one action of two words, no screw to carry
+        elif action in WORK and stem and cur.bare is not None and cur.objects and cur.objects[-1] is cur.bare[0] and cur.places and \
+                cur.bare[0].noun not in self.v.object_classes and self.text[cur.bare[1]:].lstrip().startswith(stem):
+            cur.objects.pop()  # "렌즈미터로 도수 확인하고": what is measured, written into the action noun, no thing to carry
         order = cur.order or self.next_order
         if order_after == "before-lead":
             order = "before-lead"
