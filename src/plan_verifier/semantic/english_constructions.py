@@ -268,7 +268,10 @@ class Constructions(Phrases):
         """"After the OCV test, the cell goes …": a leading time phrase without a verb orders nothing the program does."""
         if start < end and self.t[start].low in SUBORDINATORS:
             comma = next((k for k in range(start + 1, end) if self.t[k].low == ","), None)
-            if comma is not None and comma + 1 < end and not any(self._action(k) is not None for k in range(start + 1, comma)):
+            # (a verb there has a subject or stands first: "after you test it"; "the OCV test" is a noun)
+            if comma is not None and comma + 1 < end and not any(self._action(k) is not None and (k == start + 1 or self.t[k - 1].low in SUBJECTS
+                                                                                                   or self.t[k - 1].low in _PRONOUN_SUBJECTS)
+                                                                 for k in range(start + 1, comma)):
                 return comma + 1
         return start
 

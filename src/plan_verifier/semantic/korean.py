@@ -707,7 +707,8 @@ class _Reader:
         if stem and cur.objects and f"{cur.objects[-1].text.strip()} {stem}" in self.v.ko_actions:
             cur.objects.pop()  # "나사 체결해": one action of two words, no screw to carry
         elif action in WORK and stem and cur.bare is not None and cur.objects and cur.objects[-1] is cur.bare[0] and cur.places and \
-                cur.bare[0].noun not in self.v.object_classes and self.text[cur.bare[1]:].lstrip().startswith(stem):
+                cur.bare[0].noun not in self.v.object_classes and self.text[cur.bare[1]:].lstrip().startswith(stem) and \
+                not self._is_place(_Phrase(list(korean_morphs(cur.bare[0].text)), cur.bare[0].text)):
             cur.objects.pop()  # "렌즈미터로 도수 확인하고": what is measured, written into the action noun, no thing to carry
         order = cur.order or self.next_order
         if order_after == "before-lead":
