@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_constructions import Constructions
-from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
+from plan_verifier.semantic.english_constructions import Constructions, switched
+from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
                                                     QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens
 from plan_verifier.semantic.places import place_key
@@ -48,6 +48,10 @@ _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
+#: Words a speaker corrects a request with ("hang it… er, put it on rack 1", "take… sorry, move it to bin 2").
+_CORRECTION = frozenset({"er", "erm", "uh", "um", "umm", "sorry", "scratch"})
+#: Verbs of causing before the robot's instrument and a request: "have the camera look at the seam".
+_CAUSERS = frozenset({"have", "let", "get", "make"})
 
 
 def read_clauses(text: str) -> tuple[Clause, ...]:
@@ -111,7 +115,8 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
         if t.low == "." and i and tokens[i - 1].low in ("no", "nr", "num") and i + 1 < len(tokens) and tokens[i + 1].kind == "number":
             continue  # "bin no. 2": an abbreviation, not the end of a sentence
         so = t.low == "so" and i and tokens[i - 1].low == "," and i + 1 < len(tokens) and tokens[i + 1].low != "that"
-        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so:  # "X is down, so ...": a new statement
+        switch = t.low == "," and (switched(sentences[-1]) or switched(_to_comma(tokens, i + 1)))
+        if t.kind == "punct" and t.low in _SENTENCE_END or dash or so or switch:  # "X is down, so ...": a new statement
             if sentences[-1]:
                 sentences.append([])
             continue
@@ -119,6 +124,11 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     later = {k for k in items[1:]}
     kept = [(k, s) for k, s in enumerate(sentences) if s]
     return [s for _, s in kept], {n for n, (k, _) in enumerate(kept) if k in later}
+
+
+def _to_comma(tokens: tuple[Token, ...], i: int) -> list[Token]:
+    end = next((k for k in range(i, len(tokens)) if tokens[k].kind == "punct" and tokens[k].low in _SENTENCE_END | {","}), len(tokens))
+    return list(tokens[i:end])
 
 
 def _states(tokens: list[Token]) -> bool:
@@ -177,6 +187,11 @@ class _Sentence(Constructions):
         if tok.low in self.v.constructions.place_verbs and i + 1 < len(self.t) and \
                 (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES):
             return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
+        if 0 < i < len(self.t) - 1 and self.t[i + 1].kind == "word" and is_label(self.t[i + 1]) and \
+                (self.t[i - 1].low in self.v.en_sequence or self.t[i - 1].kind == "punct"):
+            # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause
+            return next((a for phrase, a in self.v.en_actions.items() if phrase.startswith(f"{tok.low} ")
+                         and phrase.split()[-1] in self.v.en_actions), None)
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i)
         if tok.verb in _LEAVE:
@@ -226,11 +241,21 @@ class _Sentence(Constructions):
         while j >= 0 and self.t[j].kind == "word" and (self.t[j].low in self.v.en_manner or self.t[j].low.endswith("ly")
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
-        if i >= 2 and self.t[i - 1].low == "," and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
+        if i >= 2 and self.t[i - 1].low in (",", "and", "or") and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
                 (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
-            return False  # "rack A, slot 2", "the hold shelf, slot 1": a noun with its number after a place, not "slot" the verb
+            return False  # "rack A, slot 2", "seam 2 and seam 3": a noun with its number after a place, not "slot" the verb
+        nxt = self.t[i + 1] if i + 1 < len(self.t) else None
+        after = self.t[i + 2] if i + 2 < len(self.t) else None
+        if nxt is not None and nxt.kind == "number" and self.t[i].noun in self.v.en_places and \
+                not (after is not None and after.kind == "word" and after.noun in self.v.en_objects):
+            return False  # "Seam 5 isn't fixtured yet": a place noun with its number, no verb ("Slot 2 cubes into …" is one)
         if j < 0:
             return True
+        causer = self._causative(i)
+        if causer is not None:
+            j = causer - 1  # "then have the camera look at the seam": the camera is how, the verb after it the request
+            if j < 0:
+                return True
         prev = self.t[j]
         if prev.low in MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
                 and self.t[j - 1].low not in HEAD_BEFORE:
@@ -243,8 +268,20 @@ class _Sentence(Constructions):
             return j > 0 and self.t[j - 1].low in _BEFORE_INFINITIVE
         if j > 0 and f"{self.t[j - 1].low} {prev.low}" in self.v.en_sequence:
             return True  # "after that take the vial ...", "and then"
-        return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in self.v.en_sequence or prev.low in self.v.en_after \
-            or prev.low in self.v.en_before
+        return prev.kind == "punct" or prev.low in HEAD_BEFORE or prev.low in COURTESY or prev.low in self.v.en_sequence \
+            or prev.low in self.v.en_after or prev.low in self.v.en_before  # "pls return it to rack 1"
+
+    def _causative(self, i: int) -> int | None:
+        """"have the camera look at …", "let the gripper take …": where the verb of causing stands before the robot's own
+        instrument and the verb at i, None when there is no such construction."""
+        k = i - 1
+        while k >= 0 and self.t[k].kind == "word" and self.t[k].low not in _CAUSERS and (self.t[k].low in DETERMINERS or self.t[k].noun in self.v.en_objects
+                                                                                     or self.t[k].low in _SELF):
+            k -= 1
+        if k < 0 or k == i - 1 or self.t[k].low not in _CAUSERS or not any(self.t[n].noun in self.v.en_objects or self.t[n].low in _SELF
+                                                                         for n in range(k + 1, i)):
+            return None
+        return k
 
     def _heads(self) -> list[int]:
         heads = []
@@ -291,6 +328,8 @@ class _Sentence(Constructions):
         for k, h in enumerate(heads):
             end = starts[k + 1] if k + 1 < len(heads) else len(self.t)
             lead = {t.low for t in self.t[starts[k]:h]}
+            if k + 1 < len(heads) and any(t.low in _CORRECTION for t in self.t[h + 1:end]):
+                continue  # "then hang it… er, put it on rack 1": the speaker corrects the request, the next one stands
             found = self._clause(starts[k], h, end, k)
             if k == 0 and then and found:
                 found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
@@ -305,8 +344,9 @@ class _Sentence(Constructions):
         return out
 
     def _lead_start(self, head: int, prev_head: int) -> int:
-        """The first token of the words that lead into this head ("then", "don't", "gently", "after you")."""
-        i = head
+        """The first token of the words that lead into this head ("then", "don't", "gently", "after you", "have the camera")."""
+        causer = self._causative(head)
+        i = head if causer is None or causer <= prev_head else causer
         while i - 1 > prev_head and (self._is_lead(self.t[i - 1]) or
                                      i - 2 > prev_head and f"{self.t[i - 2].low} {self.t[i - 1].low}" in self.v.en_sequence):
             before = self.t[i - 2] if i - 2 >= 0 else None
@@ -563,6 +603,9 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
+        if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
+                places[0][1].text == verb_tok.text and all(role in ("goal", "location") for role, _ in places[1:]):
+            places = [("goal", places[1][1])] + places[2:]  # "bin it in the scrap bin": the bin named is where it goes
         if action == "leave" and places and (beneficiary or self._taken_later(i)):
             action = "place"  # "Just leave the board on the hand-over shelf, I'll grab it later": put it there for them
         if action == "leave":

@@ -27,7 +27,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_phrases import COURTESY, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past, is_verb, verb_forms
+from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
+                                                    is_verb, verb_forms)
+from plan_verifier.semantic.language import Token, verb_lemma
+from plan_verifier.semantic.vocabulary import vocabulary
 
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
 _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
@@ -50,6 +53,22 @@ class _Route:
     lead: PlaceRef | None = None  # a noun phrase naming a place before the first preposition ("oven tray to ...")
     order: str | None = None
     end: int = 0
+    excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
+
+
+def switched(tokens: list[Token]) -> str | None:
+    """"camera on", "gripper off", "camera back on its stand": a thing the robot fits, takes off or puts back, said with
+    no verb — a part of a sentence of its own between commas. The action (attach | detach | place), None for other words."""
+    v = vocabulary()
+    words = [t for t in tokens if t.kind == "word" and t.low not in DETERMINERS]
+    cut = next((k for k, t in enumerate(words) if t.low in ("on", "off", "back")), None)
+    if not cut or cut > 2 or words[cut - 1].noun not in v.en_objects or any(verb_lemma(t.low) in v.en_actions for t in words[:cut]):
+        return None
+    rest = words[cut + 1:]
+    if words[cut].low == "back":
+        return "place" if not rest or rest[0].low in ("on", "in", "to", "into", "onto", "at") else None
+    return None if rest else "attach" if words[cut].low == "on" else "detach"
+
 
 
 class Constructions(Phrases):
@@ -83,6 +102,9 @@ class Constructions(Phrases):
             # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
             # then the statement's own verb
             be = next((i for i, tok in enumerate(t) if i > 1 and tok.verb in c.goes_to and self._relative_before(start, start + i)), None)
+        passive = be is None and self._passive(t)
+        if passive:
+            be = passive  # "Could the dish be moved to the left tray?", "the jar needs to be taken to rack A": a request
         if be is None:
             be = next((i for i, tok in enumerate(t) if tok.verb in ("sit", "lie", "rest", "stand", "stay", "remain") or tok.verb in c.goes_to
                        or self._is_be(start + i) or self._needs_work(start + i, end)), None)
@@ -96,18 +118,24 @@ class Constructions(Phrases):
                     order = "sequence"  # "After that, the box goes ...": this comes next
                 start, be, t = start + 1, be - 1, t[1:]  # "today the fan module goes ...": when, not what
             subject_end = start + be - self._duty_before(start, start + be)  # "the vial has to go ...": the subject ends at "has"
+            if passive:
+                subject_end = start + be - 1 - self._duty_before(start, start + be - 1)  # "… be moved": the subject ends before "be"
             np, _ = self._noun_phrase(start, subject_end)
             k = start + be + 1
             while k < end and (self.t[k].low in c.straight or self.t[k].low in ("should", "must", "already", "still", "currently", "usually")):
                 k += 1
+            # "the tie was dropped in the box by mistake", "the cup got left on shelf 2": put there — that is where it is
+            put = k < end and self.t[start + be].verb in ("be", "get") and is_past(self.t[k]) and \
+                self.v.en_actions.get(self.t[k].verb) in ("place", "transfer", "insert") and self._preposition(k + 1, end) is not None
+            k += 1 if put else 0
             prep = self._preposition(k, end) if k < end else None
             if np is not None and prep is not None and prep[0] in ("location", "source", "goal"):
                 place, _ = self._noun_phrase(k + prep[1], end)
-                if place is not None and not is_past(self.t[start + be]):  # "the box went to the tray": what happened
+                if place is not None and (put or passive or not is_past(self.t[start + be])):  # "the box went to the tray": what happened
                     subject = self._subject(start, subject_end)
                     objects = tuple(o for o in subject if isinstance(o, ObjectRef))
                     where = tuple(("source", p) for p in subject if isinstance(p, PlaceRef))
-                    if t[be].verb in c.goes_to:
+                    if t[be].verb in c.goes_to or passive:
                         # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
                         routes, excluded = self._route_after(k, end)
                         # (how, said anywhere in it: "the battery has to go to the bin, slowly")
@@ -125,6 +153,9 @@ class Constructions(Phrases):
             return Clause(None, "", t[0].start, t[-1].end, tuple(subject), manner=tuple(fragile), fact=True)
         if manner and len(t) <= 3:
             return Clause(None, "", t[0].start, t[-1].end, manner=tuple(manner))
+        if be is None:
+            # "The cup on shelf 1 has a crack": the subject ends at "has"; what it has is no thing a later "it" means
+            be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
 
     def _new_statement(self, i: int, end: int) -> bool:
@@ -239,9 +270,20 @@ class Constructions(Phrases):
         """"After the OCV test, the cell goes …": a leading time phrase without a verb orders nothing the program does."""
         if start < end and self.t[start].low in SUBORDINATORS:
             comma = next((k for k in range(start + 1, end) if self.t[k].low == ","), None)
-            if comma is not None and comma + 1 < end and not any(self._action(k) is not None for k in range(start + 1, comma)):
+            # (a verb there has a subject or stands first: "after you test it"; "the OCV test" is a noun)
+            if comma is not None and comma + 1 < end and not any(self._action(k) is not None and (k == start + 1 or self.t[k - 1].low in SUBJECTS
+                                                                                                   or self.t[k - 1].low in _PRONOUN_SUBJECTS)
+                                                                 for k in range(start + 1, comma)):
                 return comma + 1
         return start
+
+    def _passive(self, t: list) -> int | None:
+        """Where a request in the passive has its verb ("could the dish be moved …", "it needs to be taken …"): a
+        participle of carrying after "be" (after a modal or "to"); None when the sentence has no such verb."""
+        for i, tok in enumerate(t):
+            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert"):
+                return i  # (a bare "be" only follows a modal, which the sentence may have lost to its opening words)
+        return None
 
     def _duty_before(self, start: int, verb: int) -> int:
         """How many words before a statement's verb say it has to happen ("has to", "needs to", "must")."""
@@ -276,8 +318,8 @@ class Constructions(Phrases):
                     routes[-1] = (role, replace(place, text=f"{whole.text}, {place.text}", words=place.words + whole.words))
                     k = j
                     continue
-            if p is None:
-                break
+            if p is None or self.t[k].low == "to" and routes and self._infinitive(k + 1, end):
+                break  # "… goes in the kiln to fire": what for, no place
             np2, k = self._noun_phrase(k + p[1], end)
             if np2 is None:
                 break
@@ -291,8 +333,11 @@ class Constructions(Phrases):
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
+        stop = start + be if be else end
+        # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
+        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source")), stop)
         out = []
-        for np in self._coordinated(start, start + be if be else end):
+        for np in self._coordinated(start, stop):
             if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns or self._is_person(np):
                 continue  # "The courier is waiting for the parcel": a person waits, the parcel is what "it" will mean
             obj = self._object(np)
@@ -316,6 +361,14 @@ class Constructions(Phrases):
 
         Anything else in the sentence that is not one of these parts makes it context, never a guess."""
         t, end = self.t, len(self.t)
+        switch = switched(t)
+        if switch is not None:
+            # "camera on", "gripper off", "camera back on its stand": fit it, take it off, put it back
+            np, j = self._noun_phrase(next(k for k, tok in enumerate(t) if tok.kind == "word" and tok.low not in DETERMINERS), end)
+            prep = self._preposition(j + 1, end) if j + 1 < end else None
+            place = self._noun_phrase(j + 1 + prep[1], end)[0] if prep is not None else None
+            places = (("goal", self._place(place)),) if place is not None else ()
+            return [Clause(switch, "", t[0].start, t[-1].end, (self._object(np),) if np is not None else (), places)]
         i = 0
         wish = False
         while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \
@@ -359,6 +412,14 @@ class Constructions(Phrases):
                     tok.low in self.v.constructions.straight and (route.objects or route.lead) and self._preposition(i + 1, end):
                 i += 1  # "bottle straight to the case": how directly, not part of the thing
                 continue
+            if tok.low == "not" and i + 1 < end:
+                ruled = next((r for r in reversed(routes) if r.places), None)
+                np, j = self._noun_phrase(i + 1 + (self._preposition(i + 1, end) or (None, 0))[1], end)
+                if ruled is not None and np is not None and self._names_place(np) and not (route is not ruled and (route.objects or route.lead)):
+                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B": the place is ruled out, the route stands
+                    ruled.excluded.append(self._place(np))
+                    i = j
+                    continue
             prep = self._preposition(i, end)
             if prep is not None:
                 np, j = self._noun_phrase(i + prep[1], end)
@@ -401,7 +462,7 @@ class Constructions(Phrases):
             lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
             order = route.order or ("sequence" if n and ordered else lead if ordered else None)
             clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order))
+                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded)))
         return clauses or None
 
     def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:

@@ -125,6 +125,10 @@ class Phrases:
                 tokens.append(tok)  # "the OR runner": an abbreviation written in capitals (operating room), not "or"
                 i += 1
                 continue
+            if low == "back" and all(x.low in DETERMINERS for x in tokens) and self._compound_back(i, end):
+                tokens.append(tok)  # "back glass from the right mat", "the back cover": a part named by its side, no particle
+                i += 1
+                continue
             if tokens and (low in CONJUNCTIONS or low in PARTICLES or self._preposition(i, end) is not None
                            or self._phrase(i, end, EXCEPT) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
@@ -166,8 +170,23 @@ class Phrases:
         if i >= end or self.t[i].kind != "word" or self.t[i].low in DETERMINERS or self.t[i].low in QUANTIFIERS or is_label(self.t[i]):
             return False
         tok = self.t[i]
-        return tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and \
-            tok.low not in self.v.en_places and is_verb(tok.low)
+        if not (tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and
+                tok.low not in self.v.en_places and is_verb(tok.low)):
+            return False
+        np, _ = self._noun_phrase(i, end)
+        # "to tool shelf A", "to sample rack 2": a word that may be a verb, modifying a place with its label, is no purpose
+        return not (np is not None and np.labels and np.head is not None and np.head is not tok and self._names_place(np))
+
+    def _compound_back(self, i: int, end: int) -> bool:
+        """Is "back" at i the first word of a noun ("back glass", "back panel")? Only when a noun the vocabulary knows as
+        a thing or a material follows it at once and the sentence goes on with a preposition or ends: "put back the cup",
+        "bring it back tomorrow" keep the particle."""
+        nxt = self.t[i + 1] if i + 1 < end else None
+        if nxt is None or nxt.kind != "word" or not (nxt.noun in self.v.en_objects or nxt.low in self.v.en_materials):
+            return False
+        after = i + 2
+        return after >= end or self.t[after].kind == "punct" or self._preposition(after, end) is not None or \
+            self.t[after].verb in self.v.constructions.goes_to
 
     def _noun_can(self, i: int, end: int) -> bool:
         """"the can from the belt", "grip aluminium can": "can" with no verb after it is the thing, not the modal."""

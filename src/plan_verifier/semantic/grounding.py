@@ -540,11 +540,11 @@ def _named_in_part(want: ObjectRef, named: Named) -> bool:
     if want.noun is None or len(want.words) < 2 or got.noun is None:
         return False
     if named.source == IDENTIFIER:
-        groups = [g for g in word_groups(named.quote) if any(same_word(w.lower(), got.noun) or w.lower() in got.text.lower().split()
+        groups = [g for g in word_groups(named.quote) if any(got.noun and same_word(w.lower(), got.noun) or w.lower() in got.text.lower().split()
                                                                for w in g)]
         words = tuple(w.lower() for g in groups for w in g)
     else:
-        words = tuple(dict.fromkeys((*got.words, got.noun)))
+        words = tuple(dict.fromkeys(w for w in (*got.words, got.noun) if w))  # ("the grey one": no noun of its own)
     if not words or not overlaps(want.words, words):
         return False
     head = want.words[-1]

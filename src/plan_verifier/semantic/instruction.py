@@ -94,13 +94,44 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    clauses = _routes(text, read_clauses) or read_clauses(text)
+    body = _without_cell_heading(text)
+    clauses = _routes(body, read_clauses) or read_clauses(body)
     return assemble(text, language, clauses)
 
 
-#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons, or one
-#: sentence each: "label roll: right tray → foil sealer. 그리고 …").
-_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]|(?<=\w[.!?])\s+(?=\S)")
+_HEADING = re.compile(r"^\s*(?P<head>[^:\n]{1,40}):")
+
+
+def _without_cell_heading(text: str) -> str:
+    """"Weld cell: tack Pos_1, …", "조립 셀: 피더 부품 → 픽스처, …": a heading that names the whole workplace says where all
+    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written)."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    m = _HEADING.match(text)
+    if m is None:
+        return text
+    head = m.group("head").strip().lower()
+    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell):
+        return text
+    return " " * m.end() + text[m.end():]
+
+
+#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
+_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
+
+
+def _markers(text: str) -> list[re.Match]:
+    """The item markers of a list: numbers only in their sequence from 1 ("1) … 2) …"), so that a place's label before a
+    full stop ("→ shelf 2. Then …") or a number closing a bracket ("(from rack 1)  2) belt → …") is no item."""
+    out, expected = [], 1
+    for m in _ITEM.finditer(text):
+        number = re.match(r"\d+", m.group())
+        if number is None:
+            out.append(m)
+        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()):
+            out.append(m)
+            expected += 1
+    return out
 
 
 def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
@@ -113,7 +144,7 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 
     if not any(arrow in text for arrow in vocabulary().constructions.arrows):
         return None
-    markers = list(_ITEM.finditer(text))
+    markers = _markers(text)
     spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
     clauses: list[Clause] = []
     for start, end in spans:
@@ -136,20 +167,26 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
             head = item[:tail].rstrip(" ,.")
             clauses.extend(_routes(head, read_clauses) or ())
-            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail) for c in read_clauses(item[tail:]))
+            rest = item[tail:]
+            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
+                           for c in _routes(rest, read_clauses) or read_clauses(rest))
             continue
-        chain = _chain(item, offset)
+        chain = _sourced(item, offset) or _chain(item, offset)
         if chain is not None:
             clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
             continue
         if any(arrow in item for arrow in vocabulary().constructions.arrows):
             objects, places = text_evidence(item)
-            first = _ARROWS.split(item)[0].strip(" .")
-            bare = (_named_thing(first),) if not objects and ":" not in item and not any(role == "source" for role, _ in places) \
-                and first and len(first.split()) <= 3 else ()
-            # "jacks → right tray": what stands before the arrow, no place, is the thing carried
-            things = tuple(o for o, _ in objects) or _headline_thing(item) or tuple(t for t in bare if t is not None) or \
-                (ObjectRef("", None, pronoun=True),)
+            heading = _headline_thing(item)
+            # "silk tie: rack 1 → spotting board": the heading names the thing, whatever the stops' words also name
+            front = _ARROWS.split(item)[0].strip(" .")
+            # "Bowl → bin C": before the arrow, no place and no heading — the thing itself, a noun the vocabulary may lack
+            fronted = () if heading or any(role == "source" for role, _ in places) or ":" in front else \
+                tuple(x for x in (_named_thing(front),) if x is not None)
+            things = tuple(o for o, _ in objects if heading and o.text in heading[0].text) or heading or \
+                tuple(o for o, _ in objects) or fronted or (ObjectRef("", None, pronoun=True),)
+            if heading and not any(role == "goal" for role, _ in places) and (end_stop := _stop(_ARROWS.split(item)[-1].strip(" ."))):
+                places += (("goal", end_stop),)  # "silk tie: rack 1 → spotting board": after the arrow stands a place
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
@@ -170,15 +207,25 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     ends are visits on the way (a stop, as "show it to the camera" is); the last is where it goes. None for any other
     item (a plain "A → B", or parts this cannot read as places)."""
     parts = [p.strip(" .") for p in _ARROWS.split(item)]
-    if len(parts) < 2 or not all(parts) or ":" in parts[0]:
+    if len(parts) < 2 or not all(parts):
         return None
     last, comma, tail = parts[-1].partition(",")
-    thing = _named_thing(tail.strip(" .")) if comma and tail.strip(" .") and len(tail.split()) <= 3 else None
-    if comma and thing is None or len(parts) == 2 and thing is None:
+    manner = _manner_tail(tail) if comma else ()
+    thing = _named_thing(tail.strip(" .")) if comma and not manner and tail.strip(" .") and len(tail.split()) <= 3 else None
+    heading = ()
+    if ":" in parts[0]:
+        # "paperweight: annealer shelf 2 → polariscope → right tray": the heading names the thing, the stops follow it
+        heading = _headline_thing(parts[0])
+        if not heading or thing is not None or len(parts) < 3:
+            return None
+        thing, parts[0] = heading[0], parts[0].partition(":")[2].strip()
+    if comma and thing is None and not manner or len(parts) == 2 and thing is None:
         return None
     parts[-1] = last.strip()
     source = _stop(parts[0])
-    if source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:")):
+    if heading and source is None:
+        return None
+    if not heading and (source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:"))):
         if len(parts) < 3 or thing is not None:
             return None
         thing, source = _named_thing(parts[0]), None  # "Can → camera → slot": the can, taken wherever it is
@@ -187,13 +234,45 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
         return None
     end = offset + len(item)
     it = ObjectRef("", None, pronoun=True)
-    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else ())]
+    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else (), manner=manner)]
     for place in stops[:-1]:
         if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
             out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
         else:  # "Can → fill-level camera → …": shown on the way
             out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
     return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
+
+
+#: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
+#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
+_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+
+
+def _sourced(item: str, offset: int) -> list[Clause] | None:
+    """A route of two stops with where the thing comes from said after it: what stands before the arrow cannot be the
+    source then, it is the thing ("belt → left basket (from rack 2)": the belt, no conveyor). None for any other item."""
+    m = _SOURCE_AFTER.search(item)
+    if m is None:
+        return None
+    parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
+    if len(parts) != 2 or not all(parts) or ":" in parts[0]:
+        return None
+    thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
+    source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])
+    if thing is None or source is None or goal is None or source.kind is None:
+        return None
+    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
+def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
+    """"→ right tray, gently", "→ 1번 랙, 천천히": manner words after the last stop say how the thing is carried, ()
+    when the words after the comma are anything else."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    words = tail.strip(" .!").lower()
+    kind = v.en_manner.get(words) or v.ko_manner.get(words)
+    return ((kind, tail.strip(" .!")),) if kind else ()
 
 
 def _stop(part: str) -> PlaceRef | None:
@@ -236,6 +315,18 @@ def _aside(fragment: str) -> bool:
     clitic = _CLITIC.search(fragment)
     return bool(_ASIDE_VERB.search(fragment)) or clitic is not None and \
         not any(noun_lemma(clitic.group(1).lower()) in known for known in (v.en_places, v.en_objects))
+
+
+_FROM = re.compile(r"^\s*(?:from|out of|off(?: of)?)\s+(?P<place>[^,;]+?)\s*[.!]?\s*$", re.I)
+
+
+def _origin(fragment: str) -> PlaceRef | None:
+    """A sentence that is only where from ("from tray 2.", "Off the top shelf."): the source of the task before."""
+    from plan_verifier.semantic.english import place_phrase
+
+    m = _FROM.match(fragment)
+    place = place_phrase(m.group("place")) if m else None
+    return place if place is not None and place.kind is not None else None
 
 
 def _refinement(fragment: str) -> PlaceRef | None:
@@ -282,7 +373,31 @@ def _sequel(item: str) -> int | None:
     for m in re.finditer(pattern, item, flags=re.IGNORECASE):
         if m.start() > min(arrows):
             return m.end()
+    first = min(arrows)
+    stop = re.search(r"[.!?]\s+(?=\D)", item[first:])
+    if stop is not None:
+        return first + stop.end()  # "label roll: tray → sealer. 그리고 …": the sentence of the route has ended
+    last = max(item.rfind(a) for a in v.constructions.arrows if a in item)
+    for m in re.finditer(r",\s*", item[last:]):
+        # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
+        segment = item[last + m.end():].split(",")[0].strip(" .")
+        if segment and _requests(segment):
+            return last + m.end()
     return None
+
+
+def _requests(segment: str) -> bool:
+    """Does this piece of a sentence ask for an action of its own ("나사 체결", "screw it down")? A place alone ("slot 3":
+    which part of the place before) does not."""
+    from plan_verifier.semantic.names import route_end
+
+    if route_end(segment)[1]:
+        return False
+    if has_hangul(segment):
+        from plan_verifier.semantic.korean import read_clauses
+    else:
+        from plan_verifier.semantic.english import read_clauses
+    return any(c.action is not None and not c.fact for c in read_clauses(segment))
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:
@@ -304,6 +419,11 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
+        if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].carries and \
+                pending[-1][0].source is None and (origin := _origin(text[clause.start:clause.end])) is not None:
+            pending[-1] = (replace(pending[-1][0], source=origin), pending[-1][1])  # "… to drawer A. from tray 2": where from
+            context.append(text[clause.start:clause.end])
+            continue
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].destination is not None:
             part = _refinement(text[clause.start:clause.end])
             if part is not None:
@@ -321,6 +441,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
                 if obj.pronoun and last_object is not None:
                     obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
+                elif obj.pronoun and loc is not None and pending and pending[-1][0].carries and pending[-1][0].source is None:
+                    # "프레스에 올려놔. 1번 랙에 있는 거.": the thing of the task before, unnamed, is there
+                    pending[-1] = (replace(pending[-1][0], source=loc), pending[-1][1])
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
                     last_object = obj
@@ -389,7 +512,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         global_manner.extend(pending[0][0].manner)
         pending[0] = (replace(pending[0][0], manner=()), pending[0][1])
     unread.extend(_unplaced(text, clauses, pending, refined))
-    tasks = _merge_pick_and_put(pending)
+    tasks = _merge_pick_and_put(_shared_source(pending))
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
     tasks = [_with_fact(t, facts) for t in tasks]
@@ -399,6 +522,24 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         tasks = [replace(tasks[0], manner=())]
     return Instruction(text, language, tuple(tasks), tuple(_unique(excluded)), tuple(excluded_places), tuple(global_manner), ordered,
                        tuple(context), tuple(unread), tuple(clauses))
+
+
+def _shared_source(pending: list[tuple[Task, str | None]]) -> list[tuple[Task, str | None]]:
+    """"…, then the box to bin B. Both from the right basket.", "… 카포를 2번 부품통으로. 둘 다 1번 부품통에서 꺼내.": a request
+    about both (all) of the things named before with only where they come from is their shared source, no thing of its own."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    every = v.en_all | v.ko_all | {w for w, n in v.numbers.items() if n >= 2}
+    out: list[tuple[Task, str | None]] = []
+    for task, order in pending:
+        words = task.obj.text.lower().split() if task.obj is not None else []
+        if words and words[0] in every and task.obj.noun is None and task.source is not None and task.destination is None and \
+                task.action in ("pick", "transfer", "place") and sum(t.carries and t.source is None for t, _ in out) >= 2:
+            out = [(replace(t, source=task.source), o) if t.carries and t.source is None else (t, o) for t, o in out]
+            continue
+        out.append((task, order))
+    return out
 
 
 def _holds(clause: Clause) -> bool:

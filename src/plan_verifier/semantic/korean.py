@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_phrases import glued_label
+from plan_verifier.semantic.english_phrases import COURTESY, glued_label
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.places import CONTAINERS, place_key
@@ -51,6 +51,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
+#: Verbs of finishing: "끝나면", "마치고" after a work request order what follows after it.
+_DONE_STEMS = frozenset({"끝나", "마치", "끝내", "완료되"})
 #: Verbs that move the robot itself when what they govern is a place ("A, B 순서로 이동").
 _MOVE_STEMS = frozenset({"이동", "움직이", "이동시키", "가"})
 #: Nouns of order: "A, B 순서로" visits A, then B.
@@ -154,6 +156,9 @@ class _Reader:
             if mo.tag == "MAG":
                 i = self._adverb(i)
                 continue
+            if mo.tag == "SL" and mo.form.lower() in COURTESY:
+                i += 1  # "… 넣어줘 pls": courtesy, no object
+                continue
             if mo.tag == "SL" and self._english_verb(i) is not None:
                 i = self._predicate(i)  # "pick해서", "tack weld 하고": an English verb made Korean with 하다
                 continue
@@ -170,6 +175,14 @@ class _Reader:
                     j += 1
                 self.cur.manner.append((self.v.ko_manner[manner_form], self.text[mo.start:m[j - 1].end]))
                 i = j
+                continue
+            if mo.form == "하" and mo.tag == "VV" and i + 2 < n and m[i + 1].tag == "EC" and m[i + 1].form.endswith("도") and \
+                    m[i + 2].form in ("되", "돼") and (self.cur.manner or self.cur.places):
+                # "…로, 빠르게 해도 됨", "빨리 해도 돼": a permission about how, no verb of its own — the route before keeps
+                # its reading and takes the manner
+                i += 3
+                while i < n and m[i].tag in ("EF", "EC", "EP", "JX"):
+                    i += 1
                 continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
@@ -224,9 +237,12 @@ class _Reader:
         k = i
         while k < n and m[k].tag == "SL" and k - i < 2:
             k += 1
+        if k > i and k + 1 < n and m[k].tag == "MAG" and m[k].form.endswith("번") and m[k + 1].tag in ("SP", "SF", "SE") or \
+                k > i and k + 1 == n and m[k].tag == "MAG" and m[k].form.endswith("번"):
+            k += 1  # "tack weld 한 번, …": how many times, after the verb
         if k == i or not (k == n or m[k].tag in ("SP", "SF", "SE")) or i > 0 and m[i - 1].tag == "SL" and m[i - 1].end == m[i].start - 1:
             return None
-        words = [x.form.lower() for x in m[i:k]]
+        words = [x.form.lower() for x in m[i:k] if x.tag == "SL"]
         phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
         action = self.v.en_actions.get(phrase)
         return (action, k) if action is not None and (self.cur.objects or self.cur.places or self.cur.topics) else None
@@ -270,8 +286,11 @@ class _Reader:
         j = i
         while j < n and (m[j].tag in _NOMINAL or m[j].tag in ("MM", "SSO") or (m[j].tag == "VA" and j + 1 < n and m[j + 1].tag == "ETM")
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
-            if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"):
-                break
+            if m[j].tag in ("NNG", "NNP") and j + 1 < n and (m[j + 1].tag in ("XSV", "XSA") or m[j + 1].form == "하" and m[j + 1].tag == "VV"
+                                                               or m[j + 1].form == "하고" and m[j].form in self.v.ko_actions):
+                break  # "Pos_1 가접하고": the action noun, which Kiwi may give 하고/JC, is the verb
+            if j > i and m[j].tag == "NNG" and m[j].form in self.v.ko_noun_verbs and (j + 1 == n or m[j + 1].tag in ("SF", "SP", "SE")):
+                break  # "… 끝나면 용접기 반납": an action noun ending the clause is its verb, no part of the thing
             if j > i and m[j].tag == "NNG" and m[j].form in _LIGHT_STEMS and j + 1 < n and m[j + 1].form in ("드리", "하"):
                 break  # "담요 하나 전달 부탁드립니다": the request ends the phrase
             if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
@@ -626,6 +645,13 @@ class _Reader:
         if action is None and stem in ("있",):
             self._fact(end)
             return j
+        if action is None and stem in _DONE_STEMS and self.cur.empty() and not negated and self.out and self.out[-1].action in WORK:
+            # "가접하고 끝나면 반납해", "검사 마치고": when the work before is done — the next clause comes after it (after a
+            # transfer it stays context: what follows may carry the same thing on)
+            self.next_order = "sequence"
+            self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
+            self.cur = _Clause()
+            return j
         if action is None and not (negated or self.cur.negated or self.cur.excluded):
             # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context
             self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
@@ -640,6 +666,9 @@ class _Reader:
             if group and group[-1].noun is None or not group:
                 continue
             rest, _, word = group[-1].text.strip().rpartition(" ")
+            front, _, last = rest.rpartition(" ")
+            if last and f"{last} {word}" in self.v.ko_actions:
+                rest, word = front, f"{last} {word}"  # "나사 체결": one action of two words, no screw to carry
             action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(word.lower()))
             if action is not None:
                 group.pop()
@@ -713,6 +742,12 @@ class _Reader:
             return
         if cur.coordinated:
             cur.objects.extend(self._object(p) for p in cur.coordinated)
+        if stem and cur.objects and f"{cur.objects[-1].text.strip()} {stem}" in self.v.ko_actions:
+            cur.objects.pop()  # "나사 체결해": one action of two words, no screw to carry
+        elif action in WORK and stem and cur.bare is not None and cur.objects and cur.objects[-1] is cur.bare[0] and cur.places and \
+                cur.bare[0].noun not in self.v.object_classes and self.text[cur.bare[1]:].lstrip().startswith(stem) and \
+                not self._is_place(_Phrase(list(korean_morphs(cur.bare[0].text)), cur.bare[0].text)):
+            cur.objects.pop()  # "렌즈미터로 도수 확인하고": what is measured, written into the action noun, no thing to carry
         order = cur.order or self.next_order
         if order_after == "before-lead":
             order = "before-lead"
@@ -736,6 +771,14 @@ class _Reader:
             cur.places.extend(("goal", self._as_place(o)) for o in cur.objects)
             cur.objects, cur.topics = cur.topics, []
         before = next((c for c in reversed(self.out) if c.action is not None), None)
+        if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
+                cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
+            # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there; "…로 옮겨. 목재
+            # 카트에서.": from there — where the thing just named is, no second thing to carry
+            where = tuple(("location", p) for role, p in cur.places if role == "source")
+            self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True))
+            self.cur = _Clause()
+            return
         if action is None and not stem and before is not None and (cur.places or cur.objects):
             # A closing fragment without its verb: "홈으로" (go home); "B위치 먼저 가고 그다음에 A위치" (the verb before);
             # "…에 올려서 테이프 붙이고, 끝나면 left fixture로" (what was carried, on to there)

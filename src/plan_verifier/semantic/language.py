@@ -213,7 +213,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _place_before_daero(_loanword_split(rejoined))
+    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(rejoined)))))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -234,6 +234,54 @@ def _loanword_split(morphs: list[Morph]) -> list[Morph]:
         if m.tag == "MAG" and len(m.form) == 1 and out and out[-1].tag in ("NNG", "NNP") and out[-1].end == m.start:
             noun = out.pop()
             out.append(Morph(noun.form + m.form, "NNG", noun.start, m.end))
+            continue
+        out.append(m)
+    return out
+
+
+def _hyphenated(morphs: list[Morph]) -> list[Morph]:
+    """"hand-over point로", "pick-up shelf에": Kiwi cuts a hyphenated English word at its hyphen; written without spaces
+    it is one word (else "hand" would stand as a noun of its own, a thing before the place)."""
+    out: list[Morph] = []
+    for m in morphs:
+        if m.tag == "SL" and len(out) >= 2 and out[-1].form == "-" and out[-2].tag == "SL" and out[-2].end == out[-1].start \
+                and out[-1].end == m.start:
+            out.pop()
+            first = out.pop()
+            out.append(Morph(f"{first.form}-{m.form}", "SL", first.start, m.end))
+            continue
+        out.append(m)
+    return out
+
+
+def _once(morphs: list[Morph]) -> list[Morph]:
+    """"한 번 보고", "한번 대 보고": how many times, an adverb — no thing counted ("병 한 개") and no place ("1번 랙")."""
+    out: list[Morph] = []
+    for k, m in enumerate(morphs):
+        after = morphs[k + 1] if k + 1 < len(morphs) else None
+        if m.form == "번" and m.tag == "NNB" and out and out[-1].tag == "MM" and out[-1].form in ("한", "두", "세") and \
+                not (after is not None and (after.tag.startswith("J") or after.tag in ("VCP", "XSN"))):
+            count = out.pop()
+            out.append(Morph(f"{count.form} 번" if count.end < m.start else f"{count.form}번", "MAG", count.start, m.end))
+            continue
+        out.append(m)
+    return out
+
+
+def _seeing(morphs: list[Morph]) -> list[Morph]:
+    """"검사기에 한 번 보고", "튜너에 한번 대보고": Kiwi reads 보고 after 한 번 (or 대보고) as the noun "report"; a report
+    takes a particle or 하다, so one followed by neither is the verb 보다 ("look at it there") and its ending 고."""
+    out: list[Morph] = []
+    for k, m in enumerate(morphs):
+        after = morphs[k + 1] if k + 1 < len(morphs) else None
+        if m.form == "보고" and m.tag == "NNG" and m.end - m.start == 2 and out and (out[-1].tag == "MAG" and out[-1].form.endswith("번") or out[-1].form == "대"
+                and out[-1].tag == "XPN") and not (after is not None and (after.tag.startswith("J") or after.tag in ("XSV", "VCP"))):
+            if out[-1].tag == "XPN":  # "대보고": 대다 (hold it to) tried once, 보다 as its auxiliary
+                front = out.pop()
+                out += [Morph("대", "VV", front.start, front.end), Morph("어", "EC", front.end, front.end)]
+                out += [Morph("보", "VX", m.start, m.start + 1), Morph("고", "EC", m.start + 1, m.end)]
+                continue
+            out += [Morph("보", "VV", m.start, m.start + 1), Morph("고", "EC", m.start + 1, m.end)]
             continue
         out.append(m)
     return out

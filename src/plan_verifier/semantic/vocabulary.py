@@ -116,6 +116,7 @@ class Constructions:
     place_verbs: frozenset[str]  # "bin it", "compost the roses": a verb that names where the thing goes
     via: frozenset[str]  # "past", "skip": passing a place on the way (negated, the place is ruled out)
     ko_via: frozenset[str]  # 거치, 들르: the same in Korean (verb stems)
+    whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
 
 
 def _constructions(data: Mapping[str, Any]) -> Constructions:
@@ -126,7 +127,8 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
         where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
-        via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())))
+        via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
+        whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())))
 
 
 def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:
