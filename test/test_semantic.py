@@ -379,6 +379,17 @@ def test_negation_and_exclusion_scope() -> None:
     assert [(a, p.key) for a, p in read_instruction("Put the gear in a bin, but not bin 3 - it's full.").excluded_places] == [("place", "bin3")]
 
 
+def test_a_planners_summary_before_its_steps_and_a_tool_change() -> None:
+    steps = read_instruction("Task: weld then verify.\nSteps:\n1. Tack weld Pos_1.\n2. Swap welder for camera.\n3. Inspect Pos_1.")
+    assert [(t.action, t.obj.noun if t.obj else None) for t in steps.tasks] == \
+        [("weld", None), ("detach", "welder"), ("attach", "camera"), ("inspect", None)]
+    ko = read_instruction("목표: 큐브 옮기기\n단계:\n1. 빨간 큐브를 1번 통에서 집기\n2. 2번 통에 놓기")
+    assert len(ko.tasks) == 1 and ko.tasks[0].destination.label == "2"
+    # anything else swapped is carried, and a summary with no numbered steps after it stays the instruction
+    assert [t.action for t in read_instruction("Swap the red cube for the blue cube.").tasks] == ["transfer"]
+    assert [t.action for t in read_instruction("Task: move the cube to bin 2.").tasks] == ["transfer"]
+
+
 def test_order_manner_and_context() -> None:
     assert read_instruction("Move to A, then B").ordered and not read_instruction("Move the cup to A and the bowl to B").ordered
     assert read_instruction("먼저 빨간 블록을 A에서 B로 옮기고, 그 다음 바나나를 C에서 D로 옮겨줘").ordered

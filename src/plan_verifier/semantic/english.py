@@ -19,7 +19,7 @@ from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
                                                     QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
-from plan_verifier.semantic.language import Token, english_tokens
+from plan_verifier.semantic.language import Token, english_tokens, verb_lemma
 from plan_verifier.semantic.places import place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
@@ -77,9 +77,23 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             first = next((n for n, c in enumerate(found) if c.action is not None), None)
             if first is not None and found[first].order is None:
                 found[first] = Clause(**{**_fields(found[first]), "order": "sequence"})
-        out.extend(found)
+        out.extend(c for clause in found for c in _tool_change(clause, v))
         k += 1
     return tuple(out)
+
+
+def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
+    """"Swap the welder for the camera": the first tool comes off, then the second goes on — no tool is carried."""
+    c = v.constructions
+    if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) != 1 or \
+            clause.objects[0].noun not in c.tools or len(clause.places) != 1:
+        return (clause,)
+    place = clause.places[0][1]
+    new = place.obj if place.obj is not None else None
+    if new is None or new.noun not in c.tools or new.noun == clause.objects[0].noun:
+        return (clause,)
+    return (Clause("detach", clause.verb, clause.start, clause.end, clause.objects, order=clause.order),
+            Clause("attach", clause.verb, clause.start, clause.end, (new,), order="sequence"))
 
 
 def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]], set[int]]:

@@ -386,7 +386,12 @@ class Constructions(Phrases):
             return None  # a statement ("the bolt goes to bin 1"), read as one
         n_except = self._phrase(i, end, EXCEPT)
         if n_except:
-            objects = [self._object(np) for np in self._coordinated(i + n_except, end) if not self._names_place(np)]
+            phrases = self._coordinated(i + n_except, end)
+            objects = [self._object(np) for np in phrases if not self._names_place(np)]
+            places = [self._place(np) for np in phrases if self._names_place(np)]
+            if places and not objects:
+                # "Not rack B — that's for the blues.": the place is ruled out, no thing left alone
+                return [Clause(None, "", t[0].start, t[-1].end, excluded_places=tuple(places))]
             return [Clause(None, "", t[0].start, t[-1].end, tuple(objects), negated=True)] if objects else None
         routes = [_Route(i)]
         action = "transfer"

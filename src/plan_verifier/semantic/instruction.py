@@ -94,12 +94,27 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    body = _without_cell_heading(text)
+    body = _without_summary(_without_cell_heading(text))
     clauses = _routes(body, read_clauses) or read_clauses(body)
     return assemble(text, language, clauses)
 
 
 _HEADING = re.compile(r"^\s*(?P<head>[^:\n]{1,40}):")
+
+
+#: "Task: weld then verify. Steps: 1. … 2. …" — a planner's summary, then the steps that spell it out.
+_SUMMARY = re.compile(r"^\s*(?:task|goal|objective|summary|목표|작업|과제)\s*:(?P<summary>.*?)^\s*(?:steps|procedure|plan|단계|순서|작업 순서)\s*:"
+                      r"(?=\s*(?:1[.)]|①|-|\*))", re.I | re.S | re.M)
+
+
+def _without_summary(text: str) -> str:
+    """A planner's summary before the numbered steps that spell it out says each task a second time, in other words
+    and often without the order ("weld then verify", then "1. Tack weld … 2. Swap … 3. Inspect …"): the steps are the
+    instruction, the summary is blanked (the offsets of the rest stay as written)."""
+    m = _SUMMARY.match(text)
+    if m is None:
+        return text
+    return text[:m.start("summary")] + " " * (m.end("summary") - m.start("summary")) + text[m.end("summary"):]
 
 
 def _without_cell_heading(text: str) -> str:
