@@ -424,6 +424,7 @@ class _Sentence(Constructions):
         last_role: str | None = None
         after_place = -1  # the token after the last place read: a landmark there locates that place ("the tray by the window")
         leave_alone = keep_on = beneficiary = False
+        passed_by: list[PlaceRef] = []
         subordinate: tuple[str | None, list[Clause]] | None = None
         tail: int | None = None  # where a verb the vocabulary lacks starts a clause of its own
         statement: Clause | None = None  # "…, then it goes to the saw": a statement of where the thing goes, after this task
@@ -562,6 +563,8 @@ class _Sentence(Constructions):
                     continue
             if tok.low in _INSTRUMENT and action not in ("attach", "detach"):
                 np, j = self._noun_phrase(i + 1, end)  # "with the gripper": how, not what
+                if np is not None and tok.low in self.v.constructions.via and np.head is not None:
+                    passed_by.append(self._place(np))  # "through the washer": a place on the way, whatever its kind
                 i = j if np is not None else i + 1
                 continue
             if tok.low in _RECIPIENT_PRONOUNS and i == head + 1 and head >= 0:
@@ -617,6 +620,10 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
+        if negated and passed_by and action in _CARRYING_ACTIONS:
+            # "Don't put the endoscope case through the washer": the place on the way is ruled out, the thing still goes
+            return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
+                           excluded_places=tuple(excluded_places + passed_by), order=order, mentions=tuple(objects))]
         if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
                 places[0][1].text == verb_tok.text and all(role in ("goal", "location") for role, _ in places[1:]):
             places = [("goal", places[1][1])] + places[2:]  # "bin it in the scrap bin": the bin named is where it goes

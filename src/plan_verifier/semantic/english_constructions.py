@@ -53,6 +53,7 @@ class _Route:
     lead: PlaceRef | None = None  # a noun phrase naming a place before the first preposition ("oven tray to ...")
     order: str | None = None
     end: int = 0
+    straight: bool = False  # "straight to …": a route said of the thing before, even with no source
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
 
 
@@ -414,8 +415,9 @@ class Constructions(Phrases):
                 i += n
                 continue
             if tok.low in COURTESY or tok.low == "please" or \
-                    tok.low in self.v.constructions.straight and (route.objects or route.lead) and self._preposition(i + 1, end):
-                i += 1  # "bottle straight to the case": how directly, not part of the thing
+                    tok.low in self.v.constructions.straight and self._preposition(i + 1, end):
+                route.straight = route.straight or tok.low in self.v.constructions.straight
+                i += 1  # "bottle straight to the case", "Straight to inspection": how directly, not part of the thing
                 continue
             if tok.low == "not" and i + 1 < end:
                 ruled = next((r for r in reversed(routes) if r.places), None)
@@ -479,8 +481,10 @@ class Constructions(Phrases):
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
-        if not objects and route.lead is None and {"source", "goal"} <= roles and self.named_before:
-            objects = [ObjectRef("", None, pronoun=True)]  # "…, then from the sewing table to cart 4": the same thing on
+        if not objects and route.lead is None and ({"source", "goal"} <= roles or route.straight and "goal" in roles) and \
+                self.named_before:
+            # "…, then from the sewing table to cart 4", "… Straight to inspection.": the same thing on
+            objects = [ObjectRef("", None, pronoun=True)]
         if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
             return None
         if wish:

@@ -486,7 +486,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             continue
         if clause.action is None:
             global_manner.extend(clause.manner)  # "Handle the glass with care": how, even where what is unclear
-            last_object = next((o for o in reversed(clause.objects) if not o.pronoun and o.noun), last_object)
+            last_object = next((o for o in reversed(clause.objects + clause.mentions) if not o.pronoun and o.noun), last_object)
             if clause.manner and not clause.places and all(o.pronoun for o in clause.objects):
                 pass  # "and do it slowly": how the thing named before is handled, nothing more
             elif clause.objects or clause.places:

@@ -652,6 +652,14 @@ class _Reader:
             self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
             self.cur = _Clause()
             return j
+        if action is None and not (negated or self.cur.negated or self.cur.excluded) and \
+                any(role == "goal" for role, _ in self.cur.places):
+            # a verb the vocabulary lacks with where something goes ("…에서 매장으로 내보내 주세요"): a request the
+            # reader cannot place — said so (unread), never dropped as context
+            self.out.append(Clause(None, stem, self.cur.start or 0, end, tuple(self.cur.topics + self.cur.objects),
+                                   tuple(self.cur.places)))
+            self.cur = _Clause()
+            return j
         if action is None and not (negated or self.cur.negated or self.cur.excluded):
             # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context
             self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
