@@ -306,6 +306,23 @@ class _Sentence(Constructions):
                 heads.append(i)
         return heads
 
+    def _statements(self) -> list[tuple[int, int]]:
+        """A sentence without a request, in its statements of where things go: "the beaker set goes to the sink, the
+        test-tube rack goes to shelf 1" is two, split where a comma opens a new subject with such a verb."""
+        goes = self.v.constructions.goes_to
+        cuts = [k for k in range(1, len(self.t) - 1) if self.t[k].low == "," and any(tok.verb in goes for tok in self.t[:k]) and
+                self._goes_next(k + 1)]
+        bounds = [0] + [k + 1 for k in cuts] + [len(self.t) + 1]
+        return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
+
+    def _goes_next(self, i: int) -> bool:
+        """Does a noun phrase at i with its own verb of going follow ("the nuts go in bin 3", "the rack goes to shelf 1")?"""
+        verb = next((k for k in range(i + 1, min(len(self.t), i + 7)) if self.t[k].verb in self.v.constructions.goes_to), None)
+        if verb is None:
+            return False
+        np, j = self._noun_phrase(i, verb)  # up to the verb: the chunker would take "go" for a noun
+        return np is not None and j == verb
+
     def _taken_later(self, i: int) -> bool:
         """Does the sentence go on to say that a person will take the thing from there ("…, I'll grab it later", "…, the
         courier will pick it up")? Then "leave it there" is where to put it, not to leave it alone."""
@@ -323,7 +340,7 @@ class _Sentence(Constructions):
     def clauses(self) -> list[Clause]:
         heads = self._heads()
         if not heads:
-            return self._verbless() or [self._fact_or_context(0, len(self.t))]
+            return self._verbless() or [self._fact_or_context(a, b) for a, b in self._statements()]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]
         then = False
