@@ -202,6 +202,16 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                 tuple(o for o, _ in objects) or fronted or (ObjectRef("", None, pronoun=True),)
             if heading and not any(role == "goal" for role, _ in places) and (end_stop := _stop(_ARROWS.split(item)[-1].strip(" ."))):
                 places += (("goal", end_stop),)  # "silk tie: rack 1 → spotting board": after the arrow stands a place
+            goals = [p for role, p in places if role == "goal"]
+            if len(goals) == 1 and goals[0].kind in _HELD_AT and things[:1] and not things[0].pronoun:
+                # "분주 튜브 1번 랙 → 라벨 스캐너": a scanner or a tester is where the thing is held, not set down — taken
+                # from the source and shown there; where it then goes the next item says
+                order = "sequence" if clauses else None
+                clauses += [Clause("pick", "", offset, offset + len(item), things[:1],
+                                   tuple((r, p) for r, p in places if r == "source"), order=order),
+                            Clause("inspect", "", offset, offset + len(item), (ObjectRef("", None, pronoun=True),),
+                                   (("location", goals[0]),))]
+                continue
             if any(role in ("source", "goal") for role, _ in places):
                 clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
                 continue
@@ -212,6 +222,8 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
 #: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
 _PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
                        "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
+#: Kinds of place a thing is held at, not set down in (a scanner, a tester): a route that ends there is a visit.
+_HELD_AT = frozenset({"reader", "tester"})
 _ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
 
 
