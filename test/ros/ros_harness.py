@@ -41,6 +41,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PARAMS_FILE = ROOT / "config" / "verifier.yaml"
 EXAMPLES = ROOT / "examples"
 DOMAIN_ID = 1 + os.getpid() % 100
+#: How long a process may take to shut down cleanly after SIGINT before it is killed: seconds on a quiet machine,
+#: more than 15 s on a loaded 2-core one (the sim executor, seen in a full run beside other work).
+STOP_S = 60.0
 os.environ["ROS_DOMAIN_ID"] = str(DOMAIN_ID)
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 os.environ.setdefault("AMENT_PREFIX_PATH", sys.prefix)
@@ -197,7 +200,7 @@ class NodeProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self, timeout: float = 15.0) -> int | None:
+    def stop(self, timeout: float = STOP_S) -> int | None:
         """SIGINT (a clean shutdown), then SIGKILL for the whole process group if needed."""
         if self.proc is None:
             return None

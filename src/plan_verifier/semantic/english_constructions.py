@@ -43,6 +43,11 @@ _NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "n
 _JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
 
 
+#: Words that say a route goes directly even with no thing named before them ("Straight to inspection."); the other
+#: `straight` words ("both", "all", "back") only between a thing and its place.
+_STRAIGHT = frozenset({"straight", "directly"})
+
+
 @dataclass
 class _Route:
     """One part of a sentence without a verb: what is carried, and the places it names."""
@@ -415,8 +420,9 @@ class Constructions(Phrases):
                 i += n
                 continue
             if tok.low in COURTESY or tok.low == "please" or \
-                    tok.low in self.v.constructions.straight and self._preposition(i + 1, end):
-                route.straight = route.straight or tok.low in self.v.constructions.straight
+                    tok.low in self.v.constructions.straight and self._preposition(i + 1, end) and \
+                    (route.objects or route.lead or tok.low in _STRAIGHT):
+                route.straight = route.straight or tok.low in _STRAIGHT
                 i += 1  # "bottle straight to the case", "Straight to inspection": how directly, not part of the thing
                 continue
             if tok.low == "not" and i + 1 < end:
