@@ -336,9 +336,12 @@ def _degrees(values: tuple[float, ...]) -> str:
 
 def main(args: list[str] | None = None) -> int:
     # Ctrl-C and SIGTERM become KeyboardInterrupt here (not rclpy's handlers, which would shut the
-    # context down at once): a running job is then reported ABORTED before the context goes.
+    # context down at once): a running job is then reported ABORTED before the context goes. SIGINT is
+    # set too: a process started with it ignored (a shell's background job, nohup) keeps it ignored,
+    # Python then installs no handler, and a launcher's SIGINT would do nothing.
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.default_int_handler)
     try:
         node = SimExecutor()
     except (ConfigError, ParameterException) as exc:  # a bad robot or cell, a parameter of the wrong type or out of range
