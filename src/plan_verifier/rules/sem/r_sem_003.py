@@ -3,8 +3,10 @@ from __future__ import annotations
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
+from plan_verifier.semantic.activity import Spot
+from plan_verifier.semantic.grounding import carried_words, compare_place
 from plan_verifier.semantic.matching import overlaps
-from plan_verifier.semantic.names import text_evidence
+from plan_verifier.semantic.names import text_evidence, word_groups
 from plan_verifier.semantic.places import SAME, VAGUE, kind_of, relate, words_of
 
 
@@ -33,7 +35,14 @@ class RSem003(SemanticRule):
     Closed-world evidence: a place the program names in words none of which the
     instruction's place has, while it names the instruction's place in its words at
     another spot of a task's transfer, is another place (0.75; not while a transfer
-    is left over, which may be a leg the reader did not read). A move
+    is left over, which may be a leg the reader did not read). Before a put-down
+    elsewhere (or a pick-up elsewhere) is judged, independent evidence from the
+    coordinates is asked: an object picked up again where it was set down and
+    carried on to the instruction's place (a swap through a spare tray, a buffer)
+    was put there after all — no finding; an object held on the way at the
+    instruction's place (a move away from grasp and release whose name names the
+    object, `DecoderChip_DccTester_Hold`) may be a stop the reader took for the
+    destination — the rule abstains. A move
     must reach the named place, a routine must run at the named position. The rule
     abstains (WARNING, insufficient_evidence) where the program names no place,
     only a vague or abbreviated one (`P3`, `pos4`, `sc`), a word no kind explains
@@ -99,7 +108,14 @@ class RSem003(SemanticRule):
                     continue
                 if sure is None and not agrees(c):
                     sure = _named_elsewhere(want, c, spot, g)
-                if sure is not None and _doubted(want, task, g.instruction):
+                if sure is not None and _carried_on(want, task, t, verb == "puts down", g):
+                    continue  # a stopover: the same object reaches (or came from) the place the instruction says
+                stop = _held_at(want, task, t, g) if sure is not None and verb == "puts down" else None
+                if stop is not None:
+                    unverified.append(f"{want.text} as the place where the plan {verb} the {_what(task)} (step {spot.step.index}): "
+                                      f"it holds the {_what(task)} at {want.text} on the way (step {stop}), so the instruction "
+                                      "may name a stop, not where it goes")
+                elif sure is not None and _doubted(want, task, g.instruction):
                     unverified.append(f"{want.text} as the place where the plan {verb} the {_what(task)} (step {spot.step.index}): "
                                       f"the instruction's words around it could not be read")
                 elif sure is not None:
@@ -184,6 +200,53 @@ def _named_elsewhere(want, c, spot, g) -> float | None:
             if any(n.place is not None and relate(want, n.place).kind == SAME and overlaps(words_of(want), words_of(n.place))
                    for n in other.places):
                 return 0.75
+    return None
+
+
+def _carried_on(want, task, t, forward: bool, g) -> bool:
+    """Independent evidence that the place is right after all: the object put down here is picked up again at this
+    spot and carried on, and a later put-down of that chain is at the instruction's place (a swap that parks one
+    thing on a third place, a buffer on the way); or, for a source, the object picked up here was brought here from
+    the instruction's place. The chain follows the coordinates (picked up where it was set down), not the names,
+    so it holds however the program names its places."""
+    chain, spot = [], (t.release if forward else t.grasp)
+    transfers = g.activity.transfers
+    ordered = [x for x in transfers if (x.index > t.index if forward else x.index < t.index)]
+    if not forward:
+        ordered.reverse()
+    for x in ordered:
+        joint, far = (x.grasp, x.release) if forward else (x.release, x.grasp)
+        if spot is None or spot.xyz is None or joint is None or joint.xyz is None or not _near(joint.xyz, spot.xyz) or \
+                _others(x, t):
+            continue
+        chain.append(far)
+        spot = far
+    carried = carried_words(task)
+    return any(end is not None and compare_place(want, end, g.activity.positions, carried).same for end in chain)
+
+
+def _others(a, b) -> bool:
+    """Both transfers name what they carry, and no object in common: another thing set down or picked up there."""
+    nouns = [{n.obj.noun for n in x.grasp.objects if n.obj is not None and n.obj.noun} for x in (a, b)]
+    return all(nouns) and not nouns[0] & nouns[1]
+
+
+def _held_at(want, task, t, g) -> int | None:
+    """The step of a move between this transfer's grasp and its release, away from both, that reaches the
+    instruction's place, and whose name says it holds the object there (`DecoderChip_DccTester_Hold`): the object is
+    held there on the way ("to the DCC tester and back to drawer 1"), so the instruction's place may be a stop the
+    reader took for the destination. (Moves near the grasp or the release — the lift, the approach — are no stop,
+    and a waypoint that does not name the object is only the way, as a JSON plan's path along the cell's edges.)"""
+    if t.release is None or t.grasp.xyz is None or t.release.xyz is None:
+        return None
+    carried = carried_words(task)
+    thing = {w.lower() for w in carried} | {w.lower() for n in t.grasp.objects if n.obj is not None for w in n.obj.words}
+    for visit in g.activity.visits:
+        if t.grasp.step.index < visit.step.index < t.release.step.index and visit.xyz is not None and \
+                not _near(visit.xyz, t.grasp.xyz) and not _near(visit.xyz, t.release.xyz) and \
+                any(w.lower() in thing for n in visit.names for group in word_groups(n.quote) for w in group) and \
+                compare_place(want, Spot(visit.step, visit.xyz, visit.places), g.activity.positions, carried).same:
+            return visit.step.index
     return None
 
 
