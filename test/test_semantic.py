@@ -399,6 +399,12 @@ def test_order_manner_and_context() -> None:
     # a statement of where the thing goes says how too; a leading "Then" orders a route without a verb
     assert read_instruction("The swollen cell has to go to the scrap bin, slowly - don't shake it.").manner == (("slow", "slowly"),)
     assert read_instruction("The mug goes to the scale gently.").manner == (("slow", "gently"),)
+    # a sentence of its own that only says how: a leading manner word before a reason, a request of a manner
+    assert read_instruction("Move the stencil to rack 2. Slowly, the ink is still wet.").manner == (("slow", "Slowly"),)
+    assert read_instruction("Can you take the pot to the pass? Carefully - it's hot.").manner == (("slow", "Carefully"),)
+    assert read_instruction("접시를 2번 선반으로 옮겨 주세요. 아주 조심스럽게 다뤄 주십시오.").manner == (("slow", "조심스럽게"),)
+    assert read_instruction("화분을 창가 선반에 놓아 줘. 천천히 부탁해요.").manner == (("slow", "천천히"),)
+    assert read_instruction("화분을 창가 선반에 놓아 줘. 컨베이어는 천천히 돌아가요.").manner == ()  # how the conveyor runs
     assert read_instruction("Move the box to tray 1. Then the cup to tray 2.").ordered
     assert not read_instruction("Move the box to tray 1. The cup to tray 2.").ordered
     reading = read_instruction("We're short on time. Drop the part off at station B.")

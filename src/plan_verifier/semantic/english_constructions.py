@@ -89,6 +89,11 @@ class Constructions(Phrases):
         (a statement of where things go) is a transfer, anything else is context."""
         start = self._after_time_phrase(start, end)
         t = self.t[start:end]
+        lead = self._manner_at(start, end)
+        if lead is not None and start + lead[1] + 1 < end and self.t[start + lead[1]].low in (",", "-", "—", ":"):
+            # "Slowly, the elements are still wet.", "Carefully - it's hot": how the task is done, then why
+            rest = self._fact_or_context(start + lead[1] + 1, end)
+            return replace(rest, start=t[0].start, manner=((lead[0], " ".join(x.text for x in t[:lead[1]])),) + rest.manner)
         if t and t[0].low in ("it's", "they're", "its"):
             # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
             k = start + 1

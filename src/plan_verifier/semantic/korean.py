@@ -168,10 +168,10 @@ class _Reader:
                 i = final[1]
                 continue
             manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
-            if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
+            if manner_form and i + 1 < n and _base_tag(m[i + 1]) in ("XSA", "XSV", "VA", "EC"):
                 # "조심스럽게", "신중하게", "부드럽게": a manner adverb built from a noun or adjective
                 j = i + 1
-                while j < n and m[j].tag in ("XSA", "XSV", "EC") and m[j - 1].form != "게":
+                while j < n and _base_tag(m[j]) in ("XSA", "XSV", "EC") and m[j - 1].form != "게":
                     j += 1
                 self.cur.manner.append((self.v.ko_manner[manner_form], self.text[mo.start:m[j - 1].end]))
                 i = j
@@ -556,6 +556,7 @@ class _Reader:
         negated = False
         order = None
         past = state = False
+        asked = stem in _LIGHT_STEMS and stem != "하"  # "천천히 부탁해요": a request with no verb of its own
         end = m[j - 1].end
         while j < n:
             x = m[j]
@@ -580,6 +581,7 @@ class _Reader:
                     action = "transfer"
                 elif aux in ("말", "않"):
                     negated = True
+                asked = asked or aux == "주"  # "다뤄 주세요": asked of the robot
                 j += 2
                 continue
             if x.tag in ("VX", "EP", "XSV", "XSA"):
@@ -661,8 +663,9 @@ class _Reader:
             self.cur = _Clause()
             return j
         if action is None and not (negated or self.cur.negated or self.cur.excluded):
-            # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context
-            self.out.append(Clause(None, stem, self.cur.start or 0, end, fact=True))
+            # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context; asked of the robot with a manner
+            # ("아주 조심스럽게 다뤄 주십시오", "천천히 부탁해요"), how the task is done ("컨베이어는 천천히 움직여요" is not)
+            self.out.append(Clause(None, stem, self.cur.start or 0, end, manner=tuple(self.cur.manner) if asked else (), fact=True))
             self.cur = _Clause()
             return j
         self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
@@ -1007,6 +1010,11 @@ _PLACE_SUFFIXES = frozenset({"대", "기", "실"})
 
 #: One-syllable place nouns that keep their kind at the end of a compound Kiwi does not split ("퇴비통", "부품함", "보관칸").
 _PLACE_ENDINGS = frozenset({"통", "함", "칸"})
+
+
+def _base_tag(mo: Morph) -> str:
+    """The tag without Kiwi's mark of an irregular conjugation ("스럽/XSA-I" in "조심스럽게")."""
+    return mo.tag.split("-")[0]
 
 
 def _compound_place(word: str, v: Vocabulary) -> str | None:
