@@ -118,7 +118,7 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
                 # between two clauses ("... first (it goes from rack A to the decapper), and then ...") is read as one.
                 aside = list(tokens[i + 1:close])
                 after = tokens[close + 1] if close + 1 < len(tokens) else None
-                if (after is None or after.low in (",", ";", ".", "and", "then")) and _states(aside):
+                if (after is None or after.low in (",", ";", ".", "and", "then")) and (_states(aside) or _routes(aside)):
                     sentences += [aside, []]
                 resume = close + 1
                 continue
@@ -149,6 +149,12 @@ def _states(tokens: list[Token]) -> bool:
     """Do these words hold a finite verb ("it goes ...", "they are ...")?"""
     return any(t.low in ("is", "are", "'s", "goes", "go") or t.low != t.verb and t.low.endswith("s") and t.low in verb_forms(t.verb, "VBZ")
                for t in tokens[1:] if t.kind == "word")
+
+
+def _routes(tokens: list[Token]) -> bool:
+    """Is this a route without a verb ("tray 2 to the cleaner", "left mat → UV box")? In brackets after a request
+    ("Clean the shutter first (tray 2 to the cleaner), then …") it says where the request's thing goes."""
+    return len(tokens) >= 3 and tokens[0].kind != "punct" and any(t.low in ("to", "→", "->", "into", "onto") for t in tokens[1:-1])
 
 
 #: Circled numbers that open list items ("① … ②").
@@ -729,7 +735,10 @@ class _Sentence(Constructions):
             return "after" if index > 0 else "sequence"
         if any(w in self.v.en_before for w in lead):
             return "sequence" if index > 0 else "before-lead"
-        if any(w in self.v.en_first for w in lead) or any(p in joined for p in self.v.en_first if " " in p):
+        firsts = [k for k, w in enumerate(lead) if w in self.v.en_first]
+        if firsts and any(w in self.v.en_sequence for w in lead[firsts[0] + 1:]):
+            return "sequence"  # "knife back to its crate first, then bring …": the "first" ends the clause before
+        if firsts or any(p in joined for p in self.v.en_first if " " in p):
             return "first"  # "first ...", "to start, ...": what follows comes after this
         if any(w in self.v.en_sequence for w in lead) or any(p in joined for p in self.v.en_sequence if " " in p):
             return "sequence"
