@@ -25,7 +25,8 @@ class RSem002(SemanticRule):
       whole instruction — must be at most 250 mm/s. Confidence rises from 0.6
       just above the limit to 0.9 at twice it (CRITICAL from about 333 mm/s).
       A TDL program that carries the object faster than it moves with the
-      gripper empty (and above 100 mm/s) does not slow down for it either (0.75).
+      gripper empty (and above 100 mm/s) does not slow down for it either (0.75);
+      nor does one that carries the only object of the instruction no slower.
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
@@ -118,8 +119,9 @@ class RSem002(SemanticRule):
 
     def _faster_loaded(self, g):
         """"Slowly", "gently" and a program that carries the object faster than it moves with the gripper empty (a TDL
-        program: its gripper timeline says when it holds): whatever the absolute speed, it does not slow down for the
-        object (0.75). Only above 100 mm/s: a crawl is slow whichever way round."""
+        program: its gripper timeline says when it holds) — or, when the instruction carries one thing only, no slower:
+        whatever the absolute speed, it does not slow down for the object (0.75). Only above 100 mm/s: a crawl is slow
+        whichever way round."""
         if g.activity.format != "tdl":
             return
         asked = {id(p.transfer): p.task.manner for p in g.pairs if p.transfer is not None}
@@ -138,11 +140,16 @@ class RSem002(SemanticRule):
         if not empty:
             return
         fastest_empty = max(empty)
+        # One carrying task: "slowly" is about that object, and carrying it no slower than moving empty ignores it. With
+        # more, a manner word may govern one of them only ("Gently put the glass …, then take the wrench …").
+        one_task = sum(1 for t in g.instruction.tasks if t.carries) == 1
         for word, (step, v) in loaded:
-            if v > fastest_empty and v > _CRAWL_MM_S:
+            if (v > fastest_empty or v == fastest_empty and one_task) and v > _CRAWL_MM_S:
                 param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
+                how = "faster than it moves with the gripper empty (at most" if v > fastest_empty else \
+                    "no slower than it moves with the gripper empty (also"
                 yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
-                                  f"the plan moves it faster than it moves with the gripper empty (at most {fmt_number(fastest_empty)} mm/s)",
+                                  f"the plan moves it {how} {fmt_number(fastest_empty)} mm/s)",
                                   0.75, step=step.index, span=step.arg_span(param),
                                   suggestion=f"Carry the object slower than {fmt_number(fastest_empty)} mm/s", manner=word, velocity=v,
                                   limit=fastest_empty)
