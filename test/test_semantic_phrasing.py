@@ -337,3 +337,9 @@ def test_a_correction_that_cannot_be_placed_is_unread_and_words_that_only_look_l
     assert unsure.unread and all(t.destination is None or t.destination.label != "2" for t in unsure.tasks)
     assert _tasks("Put the bolt in bin 2. Sorry to keep you waiting.") == [("place", "bolt", None, "bin2", 0)]
     assert _tasks("Put the bolt in bin 2, um, carefully.") == [("place", "bolt", None, "bin2", 0)]
+
+
+@pytest.mark.parametrize("text", ["볼트 두 개... 아니 한 개만 트레이에서 3번 통으로 옮겨 줘.", "Move two bolts — sorry, one bolt — from the tray to bin 3."])
+def test_a_corrected_count_is_the_count_read(text) -> None:
+    assert [(t.obj.noun, t.obj.count) for t in read_instruction(text).tasks] == [("bolt", 1)]
+

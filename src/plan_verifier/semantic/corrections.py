@@ -21,20 +21,22 @@ import re
 from typing import Callable
 
 from plan_verifier.semantic.clauses import Clause
-from plan_verifier.semantic.english_phrases import DETERMINERS
-from plan_verifier.semantic.language import english_tokens, verb_lemma
+from plan_verifier.semantic.english_phrases import DETERMINERS, MODALS
+from plan_verifier.semantic.language import english_tokens, has_hangul, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
 Reader = Callable[[str], tuple[Clause, ...]]
 #: Where an English repair phrase ends: punctuation, or the next clause.
 _EN_END = re.compile(r"\.\.\.|[,.;:!?…—–()]|\s-\s|\s(?:and|then|but)\s", re.I)
 _SENTENCE_END = re.compile(r"[.!?\n]")
+#: "put it not in bin 2 but in bin 3": the words up to the phrase that stands (which the lookahead only checks).
+_NOT_BUT = re.compile(r"\bnot\s+(?P<said>[^,.;:!?…—–]+?)\s+but\s+(?=(?P<instead>[^,.;:!?…—–]+))", re.I)
+_CLAUSE_START = re.compile(r"(?:[.!?\n,;:…—–]|\s-\s)\s*")
 #: Korean particles that say a phrase's role; longest first.
 _KO_ROLES = (("에다가", "place"), ("에서", "place"), ("으로", "place"), ("에다", "place"), ("까지", "place"), ("에", "place"),
              ("로", "place"), ("을", "object"), ("를", "object"))
 #: Endings of a Korean word that close the phrase before it (a particle or a connective).
 _KO_CLOSED = re.compile(r"(?:을|를|에|로|서|다|은|는|이|가|와|과|고|면|도|만)$")
-_KO_COUNT = re.compile(r"^(?:\d+|한|두|세|네|다섯|하나|둘|셋|넷)\s*(?:개|개만|만)?$")
 
 
 @functools.lru_cache(maxsize=1)
@@ -68,6 +70,8 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
     could not be placed (blanked too: reported as unread). A span to blank is a flat tuple of (start, end) pairs."""
     en, ko = _markers()
     unsure: list[str] = []
+    if language != "ko":
+        text = _NOT_BUT.sub(lambda m: " " * len(m.group()) if _same_slot(m) else m.group(), text)
     # mixed text is read by its Korean particles, whichever language its correction words are in ("shelf A에, sorry, shelf B에")
     for m in [m for pattern in {"en": (en,), "ko": (ko,)}.get(language, (ko, en)) for m in pattern.finditer(text)]:
         if text[m.start():m.end()] != m.group():
@@ -94,6 +98,14 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
         for a, b in zip(span[::2], span[1::2]):
             text = text[:a] + " " * (b - a) + text[b:]
     return text, tuple(unsure)
+
+
+def _same_slot(m: re.Match) -> bool:
+    """"not in bin 2 but in bin 3", "not bin 2 but bin 3": the second phrase fills the first one's slot (both with a
+    preposition or neither), so the first is taken back; "not only …, but also …" adds, and is left alone."""
+    prepositions = vocabulary().en_prepositions
+    said, instead = m.group("said").split(), m.group("instead").split()
+    return bool(said) and said[0].lower() != "only" and (said[0].lower() in prepositions) == (instead[0].lower() in prepositions)
 
 
 def _without_words(text: str, m: re.Match) -> str:
@@ -150,7 +162,28 @@ def _english(text: str, m: re.Match, repair_end: int, read: Reader) -> tuple[int
         if any(r_ref.text.strip().lower() == said and (ref is None or r == role and (role == "object" or _as_place(r_ref) == _as_place(ref)))
                for r, r_ref in _refs(read(blanked))):
             return (start, text.index(repair, m.end())) + _closing(text, m, repair_end)
-    return None
+    return _restated(text, m, repair, read)
+
+
+def _restated(text: str, m: re.Match, repair: str, read: Reader) -> tuple[int, int] | None:
+    """"… then the book block from shelf B to the press too? no — book block goes to tray 1": the repair says again where
+    the thing goes, in a statement of its own; what was said about that thing since it was last named is taken back. None
+    when the repair is no such statement or the thing was not named before it."""
+    if not any(c.action is not None and c.places and any(not o.pronoun for o in c.objects) for c in read(repair)):
+        return None
+    v = vocabulary()
+    words = english_tokens(repair)
+    verb = next((k for k, t in enumerate(words) if t.verb in v.constructions.goes_to or t.low in MODALS or t.low in ("has", "needs")), 0)
+    name = " ".join(t.text for t in words[:verb] if t.low not in DETERMINERS)
+    if not name:
+        return None
+    before = text[:m.start()]
+    at = [w.start() for w in re.finditer(rf"\b{re.escape(name)}\b", before, re.I)]
+    if not at:
+        return None
+    # from the start of the clause that named it ("then the book block from …", "Move the cup to …")
+    start = max([b.end() for b in _CLAUSE_START.finditer(before, 0, at[-1])], default=0)
+    return start, text.index(repair, m.end())
 
 
 def _reparanda(text: str, before: str, read: Reader) -> list[tuple[str | None, object, int]]:
@@ -194,9 +227,14 @@ def _korean(text: str, m: re.Match, repair_end: int) -> tuple[int, int] | None |
     if not repair:
         return False
     fragment_start, fragment_role = phrases[-1]
-    if _KO_COUNT.match(repair[0]) or len(repair) > 1 and _KO_COUNT.match(" ".join(repair[:2])):
+    topic = re.match(r"(\S+?)(?:은|는|이|가)$", repair[0].rstrip(",."))
+    named = [s for s, _ in phrases if topic is not None and text.startswith(topic.group(1), s)]
+    if named:
+        return named[-1], m.end()  # "통조림을 2번 통에… 아니, 통조림은 3번 통으로 가": said again about the thing, from where it was named
+    number = rf"(?:\d+|{'|'.join(re.escape(w) for w in vocabulary().numbers if has_hangul(w))})"
+    if re.match(rf"{number}\s*(?:개)?만?(?:\s|$)", " ".join(w.rstrip(",.") for w in repair[:2])):
         # "soap box 두 개... 아니 하나만": the count is corrected, the thing stays
-        count = re.search(r"(?:\d+|한|두|세|네|다섯|하나|둘|셋|넷)\s*개?\s*$", text[:m.start()].rstrip(" .…,"))
+        count = re.search(rf"{number}\s*개?\s*$", text[:m.start()].rstrip(" .…,"))
         return (count.start(), m.end()) if count is not None else None
     role = next((r for word in repair[:4] for suffix, r in _KO_ROLES if word.rstrip(",.").endswith(suffix) and len(word) > len(suffix)), None)
     if role is None:
