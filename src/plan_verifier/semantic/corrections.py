@@ -69,6 +69,7 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
     """The text with every self-correction applied (what was taken back blanked), and the sentences whose correction
     could not be placed (blanked too: reported as unread). A span to blank is a flat tuple of (start, end) pairs."""
     en, ko = _markers()
+    read = functools.lru_cache(maxsize=None)(read)  # a text is read again only once it changed
     unsure: list[str] = []
     if language != "ko":
         text = _NOT_BUT.sub(lambda m: " " * len(m.group()) if _same_slot(m) else m.group(), text)
