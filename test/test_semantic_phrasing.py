@@ -307,3 +307,39 @@ def test_a_bare_object_before_a_place_is_split_only_when_nothing_else_can_be_the
     assert _tasks("볼트 꺼내서 부품 트레이에 넣어") == [("insert", "bolt", None, "tray", 0)]  # after a fetch: the parts tray
     assert [t[1] for t in _tasks("부품 트레이에 있는 볼트를 1번 통에 넣어")] == ["bolt"]  # an object follows: the parts tray
     assert [t[2] for t in _tasks("상자를 2번 통에 넣어. 지금 부품 트레이에 있어.")] == ["tray"]  # where it is: the parts tray
+
+
+# --------------------------------------------------------------------------- self-corrections
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("instruction", [
+    "Move the bolt from the tray to bin 2? No wait - bin 3.",
+    "Move the bolt from the tray to bin 2, actually bin 3.",
+    "Put the bolt from the tray in bin 2... sorry, I mean bin 3.",
+    "Take the bolt from the tray to the pallet... actually no, drop it in bin 3.",
+    "볼트를 트레이에서 2번 통에, 아니 3번 통에 넣어.",
+    "볼트를 트레이에서 2번 통으로… 아니다, 3번 통으로 옮겨.",
+    "bolt를 tray에서 bin 2에, sorry, bin 3에 넣어 줘.",
+])
+def test_a_place_taken_back_never_rejects_the_program_that_goes_to_the_corrected_one(style, instruction) -> None:
+    assert _critical(program([Cycle("bolt", "tray", "bin 3")], style), instruction) == []
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("instruction", ["Move the bolt from the tray to bin 2? No wait - bin 3.", "볼트를 트레이에서 2번 통에, 아니 3번 통에 넣어."])
+def test_the_corrected_place_is_the_one_compared(style, instruction) -> None:
+    assert "R-SEM-003" in _critical(program([Cycle("bolt", "tray", "bin 2")], style), instruction)
+
+
+def test_a_correction_that_cannot_be_placed_is_unread_and_words_that_only_look_like_one_change_nothing() -> None:
+    unsure = read_instruction("Move the bolt from the tray to bin 2, sorry, the box.")
+    assert unsure.unread and all(t.destination is None or t.destination.label != "2" for t in unsure.tasks)
+    assert _tasks("Put the bolt in bin 2. Sorry to keep you waiting.") == [("place", "bolt", None, "bin2", 0)]
+    assert _tasks("Put the bolt in bin 2, um, carefully.") == [("place", "bolt", None, "bin2", 0)]
+
+
+@pytest.mark.parametrize("text", ["볼트 두 개... 아니 한 개만 트레이에서 3번 통으로 옮겨 줘.", "Move two bolts — sorry, one bolt — from the tray to bin 3."])
+def test_a_corrected_count_is_the_count_read(text) -> None:
+    assert [(t.obj.noun, t.obj.count) for t in read_instruction(text).tasks] == [("bolt", 1)]
+

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 
 #: Actions that carry an object somewhere (a grasp and a release).
@@ -94,9 +95,10 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    body = _without_summary(_without_cell_heading(text))
+    body, unsure = corrected(_without_summary(_without_cell_heading(text)), language, read_clauses)
     clauses = _routes(body, read_clauses) or read_clauses(body)
-    return assemble(text, language, clauses)
+    reading = assemble(text, language, clauses)
+    return replace(reading, unread=reading.unread + unsure) if unsure else reading
 
 
 _HEADING = re.compile(r"^\s*(?P<head>[^:\n]{1,40}):")

@@ -119,6 +119,10 @@ class Constructions:
     whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
     tool_change: frozenset[str]  # "swap", "change": with two tools, a tool change
     tools: frozenset[str]  # object classes that are the robot's tools (welder, camera …)
+    corrections: tuple[str, ...]  # "actually", "I mean", "아니": a speaker takes back what was just said (longest first)
+    weak_corrections: frozenset[str]  # "no", "wait": corrections only before punctuation or another correction word
+    fillers: frozenset[str]  # "er", "um": hesitations, corrections only when a phrase after them replaces one before
+    ko_corrections: tuple[str, ...]
 
 
 def _constructions(data: Mapping[str, Any]) -> Constructions:
@@ -131,7 +135,14 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
         via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
         whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())),
-        tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]))
+        tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
+        corrections=_longest_first(data["corrections"]["en"]), weak_corrections=frozenset(str(w) for w in data["corrections"]["weak"]),
+        fillers=frozenset(str(w) for w in data["corrections"]["fillers"]),
+        ko_corrections=_longest_first(data["corrections"]["ko"]))
+
+
+def _longest_first(words: list) -> tuple[str, ...]:
+    return tuple(sorted((str(w).lower() for w in words), key=lambda w: -len(w)))
 
 
 def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:

@@ -1,0 +1,271 @@
+"""Self-corrections: a speaker takes back the place or thing just said and says another.
+
+"Move the kettle to the blue bin? No wait - the minibar stand", "the red cube — sorry, the blue one — to bin 2",
+"빨간 컵을 2번 통에, 아니 3번 통에 넣어", "파란 통으로… 아니다, 미니바 스탠드로 옮겨". Speech repairs have a regular
+shape: the words taken back (the reparandum), a correction word (`constructions.corrections` of the lexicon), and a
+verbless phrase that takes their place. So the reparandum and the correction word are blanked out of the text before
+it is read (offsets stay as written), and the repair then stands in the reparandum's grammatical slot.
+
+The repair replaces the phrase of its own role: in English the noun phrase the reader found right before the correction
+word, checked by reading the text again (the repair must come out as a thing where a thing was, a place where a place
+was); in Korean the phrase whose particle marks the same role (을/를: the thing, 에/로/에서: a place), or the fragment
+cut off before the correction word. A repair that is a request of its own ("… actually no, put it in drawer 1") is left
+to the reader, which drops the corrected request. When the reparandum cannot be told, the sentence is blanked and
+reported as unread, so that the stage says it could not judge rather than compare against a place taken back.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Callable
+
+from plan_verifier.semantic.clauses import Clause
+from plan_verifier.semantic.english_phrases import DETERMINERS, MODALS
+from plan_verifier.semantic.language import english_tokens, has_hangul, verb_lemma
+from plan_verifier.semantic.vocabulary import vocabulary
+
+Reader = Callable[[str], tuple[Clause, ...]]
+#: Where an English repair phrase ends: punctuation, or the next clause.
+_EN_END = re.compile(r"\.\.\.|[,.;:!?…—–()]|\s-\s|\s(?:and|then|but)\s", re.I)
+_SENTENCE_END = re.compile(r"[.!?\n]")
+#: "put it not in bin 2 but in bin 3": the words up to the phrase that stands (which the lookahead only checks).
+_NOT_BUT = re.compile(r"\bnot\s+(?P<said>[^,.;:!?…—–]+?)\s+but\s+(?=(?P<instead>[^,.;:!?…—–]+))", re.I)
+_CLAUSE_START = re.compile(r"(?:[.!?\n,;:…—–]|\s-\s)\s*")
+#: Korean particles that say a phrase's role; longest first.
+_KO_ROLES = (("에다가", "place"), ("에서", "place"), ("으로", "place"), ("에다", "place"), ("까지", "place"), ("에", "place"),
+             ("로", "place"), ("을", "object"), ("를", "object"))
+#: Endings of a Korean word that close the phrase before it (a particle or a connective).
+_KO_CLOSED = re.compile(r"(?:을|를|에|로|서|다|은|는|이|가|와|과|고|면|도|만)$")
+
+
+@functools.lru_cache(maxsize=1)
+def _markers() -> tuple[re.Pattern, re.Pattern]:
+    c = vocabulary().constructions
+    words = [re.escape(w).replace(r"\ ", r"\s+") for w in c.corrections]
+    every = "|".join(words)
+    alternatives = []
+    for w in c.corrections:
+        body = re.escape(w).replace(r"\ ", r"\s+")
+        if w in c.weak_corrections:
+            body += rf"\b(?=\s*(?:[,:;!—–-]|\.\.\.|…|(?:{every})\b))"  # "bin 2, no, bin 3"; not "no need", "wait for"
+        elif w == "rather":
+            body += r"\b(?!\s+than)"  # "rather than" compares
+        elif w == "sorry":
+            body += r"\b(?!\s+(?:to|for|about|if)\b)"  # "sorry to bother you" apologises
+        else:
+            body += r"\b"
+        alternatives.append(body)
+    mark = "|".join(alternatives)
+    spoken = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in c.corrections if " " in w and w.split()[0] != "actually")
+    # set off by punctuation, or a phrase of its own that needs none ("bin 2 or rather bin 3", "bin 2 I mean bin 3")
+    en = re.compile(rf"(?:(?:\.\.\.|…|[,;?!.—–]|\s-)\s*|\s+(?={spoken}))(?:(?:{mark})[\s,:;—–-]*)+", re.I)
+    ko = re.compile(r"(?:\.\.\.|…|[,.])?\s*(?<![가-힣])(?:" + "|".join(re.escape(w) for w in vocabulary().constructions.ko_corrections)
+                    + r")(?![가-힣])[\s,.…]*")
+    return en, ko
+
+
+def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, ...]]:
+    """The text with every self-correction applied (what was taken back blanked), and the sentences whose correction
+    could not be placed (blanked too: reported as unread). A span to blank is a flat tuple of (start, end) pairs."""
+    en, ko = _markers()
+    read = functools.lru_cache(maxsize=None)(read)  # a text is read again only once it changed
+    unsure: list[str] = []
+    if language != "ko":
+        text = _NOT_BUT.sub(lambda m: " " * len(m.group()) if _same_slot(m) else m.group(), text)
+    # mixed text is read by its Korean particles, whichever language its correction words are in ("shelf A에, sorry, shelf B에")
+    for m in [m for pattern in {"en": (en,), "ko": (ko,)}.get(language, (ko, en)) for m in pattern.finditer(text)]:
+        if text[m.start():m.end()] != m.group():
+            continue  # taken back with an earlier correction
+        repair_end = _repair_end(text, m.end())
+        if not text[:m.start()].strip():
+            continue  # "Actually, move the kettle to the blue bin": nothing said before to correct
+        if not text[m.end():repair_end].strip():
+            text = _without_words(text, m)  # "to the blue bin, actually.": an afterthought that replaces nothing
+            continue
+        if language == "en":
+            span = _english(text, m, repair_end, read)
+        else:
+            span = _korean(text, m, repair_end)
+        if span is False:
+            continue  # not a correction of a phrase (a request of its own, a remark)
+        if span is None and _hesitates(m.group()):
+            text = _without_words(text, m)  # "to bin 2, um, carefully": a hesitation, no object
+            continue
+        if span is None:
+            start = _sentence_start(text, m.start())
+            unsure.append(text[start:repair_end])
+            span = (start, repair_end)
+        for a, b in zip(span[::2], span[1::2]):
+            text = text[:a] + " " * (b - a) + text[b:]
+    return text, tuple(unsure)
+
+
+def _same_slot(m: re.Match) -> bool:
+    """"not in bin 2 but in bin 3", "not bin 2 but bin 3": the second phrase fills the first one's slot (both with a
+    preposition or neither), so the first is taken back; "not only …, but also …" adds, and is left alone."""
+    prepositions = vocabulary().en_prepositions
+    said, instead = m.group("said").split(), m.group("instead").split()
+    return bool(said) and said[0].lower() != "only" and (said[0].lower() in prepositions) == (instead[0].lower() in prepositions)
+
+
+def _without_words(text: str, m: re.Match) -> str:
+    """The correction words blanked, the punctuation before them kept (a "?" or "." still ends its sentence)."""
+    words = m.start() + re.search(r"\w", m.group()).start()
+    return text[:words] + " " * (m.end() - words) + text[m.end():]
+
+
+def _hesitates(marker: str) -> bool:
+    """Only hesitation words ("…, um,"): no correction unless a phrase after them was put in place of one before."""
+    return set(re.findall(r"\w+", marker.lower())) <= vocabulary().constructions.fillers
+
+
+def _repair_end(text: str, start: int) -> int:
+    end = _EN_END.search(text, start)
+    return end.start() if end is not None else len(text.rstrip())
+
+
+def _sentence_start(text: str, before: int) -> int:
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, before)]
+    return starts[-1] if starts else 0
+
+
+def _refs(clauses: tuple[Clause, ...]) -> list[tuple[str, object]]:
+    return [("object", o) for c in clauses for o in c.objects + c.mentions] + [("place", p) for c in clauses for _, p in c.places]
+
+
+def _english(text: str, m: re.Match, repair_end: int, read: Reader) -> tuple[int, ...] | None | bool:
+    """The span to blank for an English correction: from the noun phrase right before the correction word to the repair.
+    False when the repair is no phrase to put in its place, None when it cannot be placed."""
+    v = vocabulary()
+    repair = text[m.end():repair_end].strip()
+    words = english_tokens(repair)
+    if not words:
+        return False
+    first = words[0].low
+    if verb_lemma(first) in v.en_actions or len(words) > 1 and f"{verb_lemma(first)} {words[1].low}" in v.en_actions:
+        # "hang it on hook 2... actually no, put it in drawer 1": the request before is taken back, from its verb
+        said = english_tokens(text[_sentence_start(text, m.start()):m.start()])
+        verbs = [k for k, t in enumerate(said) if verb_lemma(t.low) in v.en_actions and (k == 0 or said[k - 1].low not in DETERMINERS)]
+        return (_sentence_start(text, m.start()) + said[verbs[-1]].start, m.end()) if verbs else False
+    lead = 0
+    if first in v.en_prepositions and len(words) > 1:
+        lead = len(words[0].text)  # "to the blue bin, sorry, to the minibar stand": the preposition comes again
+    said = repair[lead:].strip().lower()
+    before = text[:m.start()].rstrip()
+    for role, ref, start in _reparanda(text, before, read):
+        if lead:
+            prep = re.search(r"(\S+)\s*$", text[:start])
+            if prep is None or prep.group(1).lower() not in v.en_prepositions:
+                continue
+            start = prep.start(1)
+        blanked = text[:start] + " " * (m.end() - start) + text[m.end():]
+        if any(r_ref.text.strip().lower() == said and (ref is None or r == role and (role == "object" or _as_place(r_ref) == _as_place(ref)))
+               for r, r_ref in _refs(read(blanked))):
+            return (start, text.index(repair, m.end())) + _closing(text, m, repair_end)
+    return _restated(text, m, repair, read)
+
+
+def _restated(text: str, m: re.Match, repair: str, read: Reader) -> tuple[int, int] | None:
+    """"… then the book block from shelf B to the press too? no — book block goes to tray 1": the repair says again where
+    the thing goes, in a statement of its own; what was said about that thing since it was last named is taken back. None
+    when the repair is no such statement or the thing was not named before it."""
+    if not any(c.action is not None and c.places and any(not o.pronoun for o in c.objects) for c in read(repair)):
+        return None
+    v = vocabulary()
+    words = english_tokens(repair)
+    verb = next((k for k, t in enumerate(words) if t.verb in v.constructions.goes_to or t.low in MODALS or t.low in ("has", "needs")), 0)
+    name = " ".join(t.text for t in words[:verb] if t.low not in DETERMINERS)
+    if not name:
+        return None
+    before = text[:m.start()]
+    at = [w.start() for w in re.finditer(rf"\b{re.escape(name)}\b", before, re.I)]
+    if not at:
+        return None
+    # from the start of the clause that named it ("then the book block from …", "Move the cup to …")
+    start = max([b.end() for b in _CLAUSE_START.finditer(before, 0, at[-1])], default=0)
+    return start, text.index(repair, m.end())
+
+
+def _reparanda(text: str, before: str, read: Reader) -> list[tuple[str | None, object, int]]:
+    """What a repair may replace, places first: a thing or place the reader found that ends at the correction word (or
+    that it ran on across it: "bin 2 I mean bin 3"), each with where it starts; or a phrase the speaker broke off after
+    its article or preposition ("put the dowels in the... uh, the offcut bin"), which any phrase completes (no role)."""
+    out: list[tuple[str | None, object, int]] = []
+    for role, ref in sorted(_refs(read(text)), key=lambda r: r[0] != "place"):
+        start = text.lower().rfind(ref.text.lower(), 0, len(before) + len(ref.text)) if ref.text else -1
+        if start >= 0 and start + len(ref.text) >= len(before) and text[start:len(before)].strip():
+            out.append((role, ref, start))
+    last = re.search(r"(\S+)$", before)
+    if not out and last is not None and last.group(1).lower() in DETERMINERS:
+        out.append((None, None, last.start(1)))
+    elif not out and last is not None and last.group(1).lower() in vocabulary().en_prepositions:
+        out.append((None, None, len(before)))
+    return out
+
+
+def _closing(text: str, m: re.Match, repair_end: int) -> tuple[int, int] | tuple[()]:
+    """The dash that closes a repair set off by dashes ("the red cube — sorry, the blue one — to bin 2"): blanked with it."""
+    opening = text[m.start():m.end()].lstrip()[:1]
+    if opening in "—–-" and text[repair_end:repair_end + 2].strip()[:1] == opening:
+        return (repair_end, repair_end + text[repair_end:].index(opening) + 1)
+    return ()
+
+
+def _as_place(ref) -> bool:
+    """A place, not a thing named as where something goes ("to the blue cube"): "bin 2, sorry, the blue cube" corrects the
+    thing, not the place, and cannot be read in the place's slot."""
+    return ref.obj is None or ref.obj.noun not in vocabulary().object_classes
+
+
+def _korean(text: str, m: re.Match, repair_end: int) -> tuple[int, int] | None | bool:
+    """The span to blank for a Korean correction: from the phrase of the repair's role (its particle) to the repair."""
+    start = _sentence_start(text, m.start())
+    phrases = _ko_phrases(text, start, m.start())
+    if not phrases:
+        return False
+    repair = text[m.end():].split()
+    if not repair:
+        return False
+    fragment_start, fragment_role = phrases[-1]
+    topic = re.match(r"(\S+?)(?:은|는|이|가)$", repair[0].rstrip(",."))
+    named = [s for s, _ in phrases if topic is not None and text.startswith(topic.group(1), s)]
+    if named:
+        return named[-1], m.end()  # "통조림을 2번 통에… 아니, 통조림은 3번 통으로 가": said again about the thing, from where it was named
+    number = rf"(?:\d+|{'|'.join(re.escape(w) for w in vocabulary().numbers if has_hangul(w))})"
+    if re.match(rf"{number}\s*(?:개)?만?(?:\s|$)", " ".join(w.rstrip(",.") for w in repair[:2])):
+        # "soap box 두 개... 아니 하나만": the count is corrected, the thing stays
+        count = re.search(rf"{number}\s*개?\s*$", text[:m.start()].rstrip(" .…,"))
+        return (count.start(), m.end()) if count is not None else None
+    role = next((r for word in repair[:4] for suffix, r in _KO_ROLES if word.rstrip(",.").endswith(suffix) and len(word) > len(suffix)), None)
+    if role is None:
+        return None
+    if fragment_role == role:
+        return fragment_start, m.end()
+    if fragment_role is None:
+        same = [s for s, r in phrases[:-1] if r == role]
+        if not same:
+            return fragment_start, m.end()  # "지금은 채밀기 옆... 아니, 초록 선반에": the cut-off place is replaced
+        if not [s for s, r in phrases[:-1] if r is not None and s > same[-1]]:
+            return same[-1], m.end()  # "loco를 DCC tester… 아니 decoder chip을": the thing said before is replaced
+    return None
+
+
+def _ko_phrases(text: str, start: int, end: int) -> list[tuple[int, str | None]]:
+    """The phrases of a Korean clause before a correction word: where each starts and its role by its particle (None:
+    no particle, a fragment the speaker broke off)."""
+    out: list[tuple[int, str | None]] = []
+    open_at = None
+    for w in re.finditer(r"\S+", text[start:end]):
+        word = w.group().rstrip(",.…")
+        if not word:
+            continue
+        if open_at is None:
+            open_at = start + w.start()
+        if _KO_CLOSED.search(word):
+            role = next((r for suffix, r in _KO_ROLES if word.endswith(suffix) and len(word) > len(suffix)), None)
+            out.append((open_at, role))
+            open_at = None
+    if open_at is not None:
+        out.append((open_at, None))
+    return out
