@@ -88,6 +88,7 @@ class _Clause:
     bare: tuple[ObjectRef, int] | None = None
     order: str | None = None
     negated: bool = False
+    swapped: bool = False  # "서로 바꿔": two things exchange places
 
     def empty(self) -> bool:
         return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
@@ -274,6 +275,8 @@ class _Reader:
             self.cur.negated = True
         elif form == "그대로":
             self.cur.negated = True  # "그대로 두고": leave it as it is
+        elif form in self.v.constructions.ko_swap:
+            self.cur.swapped = True  # "서로 바꿔 넣어": an exchange
         elif form in self.v.ko_all:
             for obj in self.cur.objects[-1:]:
                 if obj.count is None:  # "상자 두 개 다": both of them, still two
@@ -662,7 +665,8 @@ class _Reader:
                                    tuple(self.cur.places)))
             self.cur = _Clause()
             return j
-        if action is None and not (negated or self.cur.negated or self.cur.excluded):
+        if action is None and not (negated or self.cur.negated or self.cur.excluded) and \
+                not ((stem in self.v.constructions.ko_swap or self.cur.swapped) and not self.cur.empty()):
             # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context; asked of the robot with a manner
             # ("아주 조심스럽게 다뤄 주십시오", "천천히 부탁해요"), how the task is done ("컨베이어는 천천히 움직여요" is not)
             self.out.append(Clause(None, stem, self.cur.start or 0, end, manner=tuple(self.cur.manner) if asked else (), fact=True))
@@ -841,7 +845,10 @@ class _Reader:
             objects = [o for o in objects if not self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))]
         if action in _CARRIES and not objects and not negated:
             places = [(role, self._carrying(p)) if role in ("goal", "location", "source") else (role, p) for role, p in places]
-        if action is None and not negated and not cur.excluded and not cur.excluded_places and not objects and not places:
+        if (cur.swapped or stem in self.v.constructions.ko_swap) and action not in WORK and not negated and (objects or places):
+            # an exchange of two things' places: no reading of it, said so (unread) rather than read as one move
+            self.out.append(Clause(None, stem, cur.start, end, tuple(objects), tuple(places)))
+        elif action is None and not negated and not cur.excluded and not cur.excluded_places and not objects and not places:
             self.out.append(Clause(None, stem, cur.start, end, manner=tuple(cur.manner)))
         else:
             self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,

@@ -123,6 +123,7 @@ class Constructions:
     weak_corrections: frozenset[str]  # "no", "wait": corrections only before punctuation or another correction word
     fillers: frozenset[str]  # "er", "um": hesitations, corrections only when a phrase after them replaces one before
     ko_corrections: tuple[str, ...]
+    ko_swap: frozenset[str]  # 서로, 맞바꾸, 교환: two things exchange places (no reading yet: unread)
 
 
 def _constructions(data: Mapping[str, Any]) -> Constructions:
@@ -138,7 +139,7 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
         corrections=_longest_first(data["corrections"]["en"]), weak_corrections=frozenset(str(w) for w in data["corrections"]["weak"]),
         fillers=frozenset(str(w) for w in data["corrections"]["fillers"]),
-        ko_corrections=_longest_first(data["corrections"]["ko"]))
+        ko_corrections=_longest_first(data["corrections"]["ko"]), ko_swap=frozenset(str(w) for w in data["swap_places"]["ko"]))
 
 
 def _longest_first(words: list) -> tuple[str, ...]:
