@@ -271,8 +271,11 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
 
 
 #: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
-#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
-_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+#: "넥타이 → 오른쪽 바구니 (1번 랙에서)"; or where the thing is, said as a fact after it: "case → operator, 왼쪽 mat에 있음",
+#: "… , 1번 랙에 놓여 있어요", "…, it's on the left mat", "…, currently in bin 2" (where it is is where it is taken from).
+_WHERE_WORDS = r"(?:it['’]s|it\s+is|they['’]re|they\s+are|currently|now|still|sitting|lying|standing|kept|stored|located)"
+_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:(?:from|" + _WHERE_WORDS + r"(?:\s+" + _WHERE_WORDS + r")*\s+(?:on|in|at))\s+(?P<en>[^(),]+?)"
+                           r"|(?P<ko>[^(),]+?)(?:에서|에\s*(?:놓여\s*|담겨\s*)?있(?:음|어|다|고|는데|어요|습니다|네요|지)?))\s*\)?\s*[.!]?$", re.I)
 
 
 def _sourced(item: str, offset: int) -> list[Clause] | None:
@@ -282,7 +285,8 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
     if m is None:
         return None
     parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
-    if len(parts) != 2 or not all(parts) or ":" in parts[0]:
+    if len(parts) != 2 or not all(parts) or ":" in parts[0] or "," in parts[1]:
+        # "A → B, 그리고 … 올려줘 (왼쪽 tray에 있어)": the place in brackets belongs to the sentence after the route
         return None
     thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
     source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])
@@ -401,6 +405,9 @@ def _sequel(item: str) -> int | None:
         if m.start() > min(arrows):
             return m.end()
     first = min(arrows)
+    joined = re.search(r",\s*(?:and|그리고)\s+(?=\S)", item[first:], flags=re.IGNORECASE)
+    if joined is not None and not any(a in item[first + joined.end():] for a in v.constructions.arrows):
+        return first + joined.start() + 1  # "heel cap 1번 선반 → finishing wheel, 그리고 그게 끝나면 …": a sentence joined to the route
     stop = re.search(r"[.!?]\s+(?=\D)", item[first:])
     if stop is not None:
         return first + stop.end()  # "label roll: tray → sealer. 그리고 …": the sentence of the route has ended
@@ -441,6 +448,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     last_object: ObjectRef | None = None
     ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
     refined: list[PlaceRef] = []  # destinations a later place fragment made more precise (still read)
+    located: ObjectRef | None = None  # the thing the clause just before said where it is ("케이스는 왼쪽 매트에 있는데 …")
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
@@ -473,7 +481,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                     pending[-1] = (replace(pending[-1][0], source=loc), pending[-1][1])
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
-                    last_object = obj
+                    last_object = located = obj
                 if clause.manner and obj.noun:
                     fragile[obj.noun] = clause.manner  # "The glass is fragile.": its task is done gently
                     last_object = obj
@@ -482,6 +490,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
+        topic, located = located, None
         if clause.negated and (_leaves_taken(clause, pending, last_object) or _leaves_elsewhere(clause, clauses)):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
         if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
@@ -524,6 +533,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             if obj is not None and obj.pronoun and last_object is not None or obj is None and ruled_out is not None and \
                     clause.action in CARRYING:
                 obj = last_object
+            elif obj is None and topic is not None and clause.action in CARRYING:
+                obj = topic  # "케이스는 왼쪽 매트에 있는데 작업자에게 전달해": the thing just located is what the request carries
             task = _task(clause, obj)
             if task is None:
                 if obj is None and not clause.places and clause.action in ("move_to", "transfer") or _holds(clause):
