@@ -83,6 +83,10 @@ def test_relations(instruction, name, carried, relation) -> None:
     ("MuffinTray_DisplayBottom_Release", ("muffin", "tray"), [(None, None)]),          # the object named like a place
     ("p_bowl_drying_rack2_place", ("bowl",), [("shelf", "2")]),                         # snake case with a numbered word: one place
     ("p_left_glove_locker2_pick", ("glove",), [("shelf", "2")]),                         # a side before the object is the object's
+    ("p_chute_offcut_box_place", (), [("container:box", None)]),                      # a box heading a place's compound: a place
+    ("p_chute_offcut_box_place", ("상자",), [("chute", None)]),                         # ... unless the box is what is carried
+    ("p_gift_box_place", (), [(None, None)]),                                          # no place noun: the gift box is the thing
+    ("Vial_ColdBox_Place", ("vial",), [("fridge", None)]),                             # a place of two words keeps its kind
 ])
 def test_names_are_read_against_the_instructed_object(name, carried, kinds) -> None:
     assert [(p.kind, p.label) for p in name_places(name, carried)] == kinds
