@@ -177,6 +177,11 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                                for c in _routes(piece.strip(), read_clauses) or ())
                 at += len(piece) + 1
             continue
+        located = _located_route(item, read_clauses)
+        if located is not None:
+            clauses.extend(replace(c, start=c.start + offset, end=c.end + offset, order="sequence" if k == 0 and clauses else c.order)
+                           for k, c in enumerate(located))
+            continue
         tail = _sequel(item)
         if tail is not None:
             # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
@@ -271,11 +276,30 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
 
 
 #: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
-#: "넥타이 → 오른쪽 바구니 (1번 랙에서)"; or where the thing is, said as a fact after it: "case → operator, 왼쪽 mat에 있음",
-#: "… , 1번 랙에 놓여 있어요", "…, it's on the left mat", "…, currently in bin 2" (where it is is where it is taken from).
+#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
+_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+#: Where the thing is, said as a fact after a route: "case → operator 전달, 왼쪽 mat에 있음", "…, 1번 랙에 놓여 있어요",
+#: "…, it's on the left mat", "… (currently in bin 2)" — where it is is where it is taken from, never where it goes.
 _WHERE_WORDS = r"(?:it['’]s|it\s+is|they['’]re|they\s+are|currently|now|still|sitting|lying|standing|kept|stored|located)"
-_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:(?:from|" + _WHERE_WORDS + r"(?:\s+" + _WHERE_WORDS + r")*\s+(?:on|in|at))\s+(?P<en>[^(),]+?)"
-                           r"|(?P<ko>[^(),]+?)(?:에서|에\s*(?:놓여\s*|담겨\s*)?있(?:음|어|다|고|는데|어요|습니다|네요|지)?))\s*\)?\s*[.!]?$", re.I)
+_WHERE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:" + _WHERE_WORDS + r"(?:\s+" + _WHERE_WORDS + r")*\s+(?:on|in|at)\s+(?P<en>[^(),]+?)"
+                          r"|(?P<ko>[^(),]+?)에\s*(?:놓여\s*|담겨\s*)?있(?:음|어|다|고|는데|어요|습니다|네요|지)?)\s*\)?\s*[.!]?$", re.I)
+
+
+def _located_route(item: str, read_clauses) -> list[Clause] | None:
+    """A route with where its thing is said after it (`_WHERE_AFTER`): the route read as it would be without it, and that
+    place the source of its carrying clauses that name none. None for any other item."""
+    m = _WHERE_AFTER.search(item)
+    head = item[:m.start()].strip() if m is not None else ""
+    if m is None or not _ARROWS.search(head) or "," in _ARROWS.split(head)[-1]:
+        return None  # "A → B, 그리고 … 올려줘 (왼쪽 tray에 있어)": the place belongs to the sentence after the route
+    source = _stop(m.group("en") or m.group("ko") + "에서")
+    if source is None or source.kind is None:
+        return None
+    inner = _routes(head, read_clauses) or ()
+    if not any(c.action in CARRYING for c in inner):
+        return None
+    return [replace(c, places=c.places + (("source", source),)) if c.action in CARRYING and not any(r == "source" for r, _ in c.places)
+            else c for c in inner]
 
 
 def _sourced(item: str, offset: int) -> list[Clause] | None:
@@ -285,8 +309,7 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
     if m is None:
         return None
     parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
-    if len(parts) != 2 or not all(parts) or ":" in parts[0] or "," in parts[1]:
-        # "A → B, 그리고 … 올려줘 (왼쪽 tray에 있어)": the place in brackets belongs to the sentence after the route
+    if len(parts) != 2 or not all(parts) or ":" in parts[0]:
         return None
     thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
     source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])

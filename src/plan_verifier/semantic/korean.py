@@ -1036,6 +1036,9 @@ class _Reader:
                 word, number = glued[0], glued[1]  # "bay1 cart에", "shelfB에": the place word and its label
             elif _LABEL.fullmatch(word):
                 continue
+            elif len(parts) > 1 and parts[0].tag == "SL" and _LABEL.fullmatch(parts[0].form) and \
+                    (v.ko_places.get(word[len(parts[0].form):]) or _compound_place(word[len(parts[0].form):], v)):
+                word = word[len(parts[0].form):]  # "A통에서", "B서랍": a label written onto the place noun (found above)
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
         color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
