@@ -139,6 +139,15 @@ def test_where_the_thing_is_said_afterwards_is_its_source(text) -> None:
     assert _tasks(text)[0][2] == "pallet"
 
 
+@pytest.mark.parametrize("text", ["Tack weld seams 1 and 5, one after the other.", "Weld seams 1 and 5 one after another.",
+                                  "1번 심과 5번 심을 차례로 가접해.", "1번 심, 5번 심 하나씩 용접해."])
+def test_an_order_phrase_after_listed_places_is_no_place(text) -> None:
+    """"one after the other", "차례로", "하나씩" say how the listed places follow one another (or how many at a time), never
+    a place "one" or a place "하나씩"."""
+    tasks = _tasks(text)
+    assert [t[3][-1] for t in tasks] == ["1", "5"] and [t[4] for t in tasks] in ([0, 1], [0, 0]), tasks
+
+
 def test_exclusion_told_apart_only_by_unread_words_is_not_judged() -> None:
     plan = program([Cycle("box", "table", "pallet")], "define_named")
     assert _critical(plan, "찌그러진 상자 말고 새 상자만 팔레트로 옮겨") == []

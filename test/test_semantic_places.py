@@ -53,6 +53,12 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the parcel to the repair cart.", "p_parcel_cart_b_place", ("parcel",), UNCOMPARABLE),  # which cart "repair" means
     ("Move the parcel to the cart.", "p_parcel_cart_b_place", ("parcel",), SAME),                # any cart: cart B is one
     ("Move the parcel to cart A.", "p_parcel_cart_b_place", ("parcel",), OTHER_DESIGNATOR),      # `cart_b`: a letter label
+    ("Move the parcel to the second cart.", "p_parcel_cart_b_place", ("parcel",), UNCOMPARABLE),  # a count and a letter: maybe one
+    ("Move the parcel to cart #2.", "Parcel_CartB_Drop", ("parcel",), UNCOMPARABLE),
+    ("Move the parcel to the second cart.", "p_parcel_cart_3_place", ("parcel",), OTHER_DESIGNATOR),  # 2 and 3 stay two
+    ("소포를 두 번째 카트에 놓아.", "Parcel_CartB_Drop", ("소포",), UNCOMPARABLE),
+    ("소포를 2번 카트에 놓아.", "Parcel_Cart3_Drop", ("소포",), OTHER_DESIGNATOR),
+    ("소포를 A 카트에 놓아.", "Parcel_CartC_Drop", ("소포",), OTHER_DESIGNATOR),
     ("Set the vase on the bottom shelf.", "Vase_KilnBottom_Place", ("vase",), SAME),             # the kiln's lower shelf
     ("Set the vase on the top shelf.", "Vase_KilnBottom_Place", ("vase",), OTHER_DESIGNATOR),    # its top is not its bottom
     ("꽃병을 냉장고 아래칸에 넣어 줘.", "Vase_FridgeTop_Place", ("꽃병",), OTHER_DESIGNATOR),        # 아래칸: the bottom compartment
@@ -77,6 +83,10 @@ def test_relations(instruction, name, carried, relation) -> None:
     ("MuffinTray_DisplayBottom_Release", ("muffin", "tray"), [(None, None)]),          # the object named like a place
     ("p_bowl_drying_rack2_place", ("bowl",), [("shelf", "2")]),                         # snake case with a numbered word: one place
     ("p_left_glove_locker2_pick", ("glove",), [("shelf", "2")]),                         # a side before the object is the object's
+    ("p_chute_offcut_box_place", (), [("container:box", None)]),                      # a box heading a place's compound: a place
+    ("p_chute_offcut_box_place", ("상자",), [("chute", None)]),                         # ... unless the box is what is carried
+    ("p_gift_box_place", (), [(None, None)]),                                          # no place noun: the gift box is the thing
+    ("Vial_ColdBox_Place", ("vial",), [("fridge", None)]),                             # a place of two words keeps its kind
 ])
 def test_names_are_read_against_the_instructed_object(name, carried, kinds) -> None:
     assert [(p.kind, p.label) for p in name_places(name, carried)] == kinds

@@ -17,10 +17,10 @@ from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
-from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, MODALS, NEGATORS, NOT_IN_NP, PARTICLES,
-                                                    QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
+from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
+                                                    PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens, verb_lemma
-from plan_verifier.semantic.places import place_key
+from plan_verifier.semantic.places import kind_of, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
@@ -29,8 +29,6 @@ _ARTICLES = frozenset({"a", "an", "the"})
 _LIGHT_VERBS = frozenset({"run", "do", "perform", "make", "execute", "conduct"})
 _CARRYING_ACTIONS = frozenset({"transfer", "place", "insert", "stack", "handover", "pick"})
 _MOVES = frozenset({"move_to", "return_home"})
-#: Phrases that order every task of their sentence as written.
-_IN_ORDER = ("in that order", "in this order", "in order", "one after the other", "one after another", "in sequence", "in turn")
 #: What a camera takes, not an object to handle ("take a picture of ...").
 _NOT_OBJECTS = frozenset({"picture", "photo", "image", "snapshot", "shot", "chance", "moment", "look", "care", "time", "second", "minute"})
 _BEFORE_INFINITIVE = frozenset({"you", "need", "want", "like", "have", "going", "able", "try", "asked", "order", "wish", "supposed",
@@ -375,7 +373,7 @@ class _Sentence(Constructions):
             if lead & set(SUBORDINATORS) and not any(_asks(c) for c in found):
                 continue  # "when you get a chance": asks for nothing
             out.extend(found)
-        if self._phrase_anywhere(_IN_ORDER):
+        if self._phrase_anywhere(IN_ORDER):
             # "put the cup on the tray and the bowl on the shelf, in that order": every task after the one before
             out = [Clause(**{**_fields(c), "order": c.order or "sequence"}) if c.action is not None else c for c in out]
         return out
@@ -459,6 +457,10 @@ class _Sentence(Constructions):
             i += 1  # "take a picture of position 1"
         while i < end:
             tok = self.t[i]
+            in_order = self._phrase(i, end, IN_ORDER)
+            if in_order:
+                i += in_order  # "at Pos_1 and Pos_5, one after the other": the order of the list (`clauses`), no place "one"
+                continue
             if tok.low in ("that's", "thats", "which's") and objects and i + 1 < end and self.t[i + 1].low not in ("it", "all"):
                 i += 1  # "the top cover that's sitting on station 2": where the object is, said in a relative clause
                 while i < end and self.t[i].low in ("already", "still", "now", "currently", "just"):
@@ -470,6 +472,9 @@ class _Sentence(Constructions):
                 subordinate = self._subordinate(i, end)
                 break
             if i > head + 1 and (tok.low in SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
+                said = self._fact_or_context(i, end) if tok.low in SUBJECTS else None
+                if said is not None and _locates(said):
+                    statement = said  # "…, it's on the left mat": where the thing is, said after its task (where it is taken from)
                 break  # "..., we're in a hurry", "so the operator can ...", "to free up the table": not part of this task
             if i > head + 1 and self.t[i - 1].low in ("and", ",", "then") and tok.kind == "word" and i + 1 < end and \
                     (self.t[i + 1].low in _ARTICLES and is_verb(tok.low) or self.t[i + 1].low in _OBJECT_PRONOUNS) and \
@@ -492,6 +497,9 @@ class _Sentence(Constructions):
                 if said.action is not None:
                     then = seq or "then" in {x.low for x in self.t[i:k]}
                     statement = Clause(**{**_fields(said), "order": "sequence" if then else said.order})
+                    break
+                if _locates(said) and tok.low == ",":
+                    statement = said  # "…, the case is on the left mat": where the thing is (where it is taken from)
                     break
                 if tok.low == ",":
                     break
@@ -643,8 +651,9 @@ class _Sentence(Constructions):
             if passed and not objects:
                 return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                                excluded_places=tuple(excluded_places), order=order)]
-        if negated and passed_by and action in _CARRYING_ACTIONS:
-            # "Don't put the endoscope case through the washer": the place on the way is ruled out, the thing still goes
+        if negated and passed_by and action in _CARRYING_ACTIONS | _MOVES:
+            # "Don't put the endoscope case through the washer", "…, but don't go via the dryer": the place on the way is
+            # ruled out, the thing still goes
             return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                            excluded_places=tuple(excluded_places + passed_by), order=order, mentions=tuple(objects))]
         if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
@@ -787,6 +796,11 @@ def _asks(clause: Clause) -> bool:
     asks for nothing ("when you get a chance"): an action with a place."""
     return clause.action is not None and bool(clause.places) and (clause.action in _CARRYING_ACTIONS or clause.action in _MOVES or
                                                                    clause.action in WORK)
+
+
+def _locates(said: Clause) -> bool:
+    """A statement of where a thing is, at a place the vocabulary knows ("it's on the left mat", not "it's in the way")."""
+    return said.fact and any(kind_of(p) is not None for _, p in said.places)
 
 
 def _fields(clause: Clause) -> dict:

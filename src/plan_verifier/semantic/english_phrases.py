@@ -43,6 +43,8 @@ NEGATORS = frozenset({"n't", "not", "never", "don't", "dont", "doesn't", "withou
 #: Words that open a relative clause of where a thing is ("the bearing that's sitting in the basket").
 _RELATIVE_WORDS = frozenset({"that", "that's", "which", "which's", "who", "is", "are", "currently", "still", "now"})
 EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
+#: Phrases that order every task of their sentence as written; never part of a noun phrase ("seams 2 and 4 one after another").
+IN_ORDER = ("in that order", "in this order", "in order", "one after the other", "one after another", "in sequence", "in turn")
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry", "..., I'll grab it later").
 SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",
@@ -130,7 +132,7 @@ class Phrases:
                 i += 1
                 continue
             if tokens and (low in CONJUNCTIONS or low in PARTICLES or self._preposition(i, end) is not None
-                           or self._phrase(i, end, EXCEPT) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
+                           or self._phrase(i, end, EXCEPT) or self._phrase(i, end, IN_ORDER) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
                 break  # "bin 2 except the green one": the exclusion is not part of the place
             if not tokens and (low in CONJUNCTIONS or low in NOT_IN_NP or low in NEGATORS or low in PARTICLES or low in SUBORDINATORS
                                or low in MODALS and not self._noun_can(i, end) or low in COURTESY):  # "..., thanks": courtesy, no object

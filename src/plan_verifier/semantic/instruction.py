@@ -179,6 +179,11 @@ def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                                for c in _routes(piece.strip(), read_clauses) or ())
                 at += len(piece) + 1
             continue
+        located = _located_route(item, read_clauses)
+        if located is not None:
+            clauses.extend(replace(c, start=c.start + offset, end=c.end + offset, order="sequence" if k == 0 and clauses else c.order)
+                           for k, c in enumerate(located))
+            continue
         tail = _sequel(item)
         if tail is not None:
             # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
@@ -275,6 +280,28 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
 #: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
 #: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
 _SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+#: Where the thing is, said as a fact after a route: "case → operator 전달, 왼쪽 mat에 있음", "…, 1번 랙에 놓여 있어요",
+#: "…, it's on the left mat", "… (currently in bin 2)" — where it is is where it is taken from, never where it goes.
+_WHERE_WORDS = r"(?:it['’]s|it\s+is|they['’]re|they\s+are|currently|now|still|sitting|lying|standing|kept|stored|located)"
+_WHERE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:" + _WHERE_WORDS + r"(?:\s+" + _WHERE_WORDS + r")*\s+(?:on|in|at)\s+(?P<en>[^(),]+?)"
+                          r"|(?P<ko>[^(),]+?)에\s*(?:놓여\s*|담겨\s*)?있(?:음|어|다|고|는데|어요|습니다|네요|지)?)\s*\)?\s*[.!]?$", re.I)
+
+
+def _located_route(item: str, read_clauses) -> list[Clause] | None:
+    """A route with where its thing is said after it (`_WHERE_AFTER`): the route read as it would be without it, and that
+    place the source of its carrying clauses that name none. None for any other item."""
+    m = _WHERE_AFTER.search(item)
+    head = item[:m.start()].strip() if m is not None else ""
+    if m is None or not _ARROWS.search(head) or "," in _ARROWS.split(head)[-1]:
+        return None  # "A → B, 그리고 … 올려줘 (왼쪽 tray에 있어)": the place belongs to the sentence after the route
+    source = _stop(m.group("en") or m.group("ko") + "에서")
+    if source is None or source.kind is None:
+        return None
+    inner = _routes(head, read_clauses) or ()
+    if not any(c.action in CARRYING for c in inner):
+        return None
+    return [replace(c, places=c.places + (("source", source),)) if c.action in CARRYING and not any(r == "source" for r, _ in c.places)
+            else c for c in inner]
 
 
 def _sourced(item: str, offset: int) -> list[Clause] | None:
@@ -403,6 +430,9 @@ def _sequel(item: str) -> int | None:
         if m.start() > min(arrows):
             return m.end()
     first = min(arrows)
+    joined = re.search(r",\s*(?:and|그리고)\s+(?=\S)", item[first:], flags=re.IGNORECASE)
+    if joined is not None and not any(a in item[first + joined.end():] for a in v.constructions.arrows):
+        return first + joined.start() + 1  # "heel cap 1번 선반 → finishing wheel, 그리고 그게 끝나면 …": a sentence joined to the route
     stop = re.search(r"[.!?]\s+(?=\D)", item[first:])
     if stop is not None:
         return first + stop.end()  # "label roll: tray → sealer. 그리고 …": the sentence of the route has ended
@@ -443,6 +473,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     last_object: ObjectRef | None = None
     ruled_out: ObjectRef | None = None  # the thing of a clause that rules out only a place ("X를 A로 옮기지 말고 B로 옮겨")
     refined: list[PlaceRef] = []  # destinations a later place fragment made more precise (still read)
+    located: ObjectRef | None = None  # the thing the clause just before said where it is ("케이스는 왼쪽 매트에 있는데 …")
     for clause in clauses:
         excluded.extend(clause.excluded)
         excluded_places.extend((clause.action, p) for p in clause.excluded_places)
@@ -475,7 +506,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                     pending[-1] = (replace(pending[-1][0], source=loc), pending[-1][1])
                 if loc is not None and obj.noun:
                     facts[_fact_key(obj)] = loc
-                    last_object = obj
+                    last_object = located = obj
                 if clause.manner and obj.noun:
                     fragile[obj.noun] = clause.manner  # "The glass is fragile.": its task is done gently
                     last_object = obj
@@ -484,6 +515,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 global_manner.extend(clause.manner)
             context.append(text[clause.start:clause.end])
             continue
+        topic, located = located, None
         if clause.negated and (_leaves_taken(clause, pending, last_object) or _leaves_elsewhere(clause, clauses)):
             clause = replace(clause, action="place", negated=False)  # "take the cube and leave it at the tray": put it there
         if clause.negated and _stays(text[clause.start:clause.end], clause, pending):
@@ -526,6 +558,8 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
             if obj is not None and obj.pronoun and last_object is not None or obj is None and ruled_out is not None and \
                     clause.action in CARRYING:
                 obj = last_object
+            elif obj is None and topic is not None and clause.action in CARRYING:
+                obj = topic  # "케이스는 왼쪽 매트에 있는데 작업자에게 전달해": the thing just located is what the request carries
             task = _task(clause, obj)
             if task is None:
                 if obj is None and not clause.places and clause.action in ("move_to", "transfer") or _holds(clause):

@@ -62,6 +62,8 @@ _SERIES = frozenset({"순서", "차례", "순"})
 _GO_STEMS = frozenset({"가", "들르", "거치"})
 #: Actions that carry a thing to a place.
 _CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
+#: Conjunctions of contrast: what follows is a clause of its own, never more of the one before ("…로, 그런데 건조기는 거치지 마").
+_CONTRAST = frozenset({"그런데", "근데", "하지만", "그러나", "다만", "단"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
 _LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
@@ -153,6 +155,11 @@ class _Reader:
                 if self.items > 1:
                     self.next_order = "sequence"  # "1) A 2) B": a numbered list is done in its order
                 i += 1 if mo.tag == "SB" else 2
+                continue
+            after = self._contrast(i)
+            if after:
+                self._flush(None, "", m[i - 1].end if i else mo.start)  # "A통에서 UV box로, 그런데 …": the route stands on its own
+                i = after
                 continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
@@ -283,9 +290,39 @@ class _Reader:
                     self.cur.objects[-1] = ObjectRef(obj.text, obj.noun, obj.color, obj.material, obj.size, obj.ordinal, -1, obj.generic)
         return i + 1
 
+    def _contrast(self, i: int) -> int:
+        """The index after a conjunction of contrast written as a word of its own at `i` (`_CONTRAST`; Kiwi may cut
+        "그런데" into 그런 + 데), 0 when none starts there."""
+        m, text = self.m, self.text
+        start = m[i].start
+        if start and not (text[start - 1].isspace() or text[start - 1] in ",."):
+            return 0
+        word = next((w for w in _CONTRAST if text.startswith(w, start) and (start + len(w) == len(text) or text[start + len(w)] in " ,\n")), None)
+        if word is None or m[i].tag not in ("MAJ", "MM", "MAG", "NNG"):
+            return 0
+        j = i
+        while j < len(m) and m[j].end <= start + len(word):
+            j += 1
+        return j
+
+    def _distributive(self, i: int) -> int:
+        """How many morphemes a count "at a time" takes at `i` ("하나씩", "두 개씩", "2개씩"), 0 when there is none: how many
+        go at once, neither a thing nor a place."""
+        m, n = self.m, len(self.m)
+        j = i
+        if j < n and m[j].tag in ("NR", "SN", "MM"):
+            j += 1
+            if j < n and m[j].tag == "NNB" and m[j].form in _COUNTERS:
+                j += 1
+            if j < n and m[j].form == "씩" and m[j].tag == "XSN":
+                return j + 1 - i
+        return 0
+
     def _phrase(self, i: int) -> int:
         """A noun phrase and its particle (or 말고/빼고/제외하고 after it)."""
         m, n = self.m, len(self.m)
+        if self._distributive(i):
+            return i + self._distributive(i)
         j = i
         while j < n and (m[j].tag in _NOMINAL or m[j].tag in ("MM", "SSO") or (m[j].tag == "VA" and j + 1 < n and m[j + 1].tag == "ETM")
                          or m[j].tag == "ETM" and j > i and m[j - 1].tag == "VA"):
@@ -298,6 +335,8 @@ class _Reader:
                 break  # "담요 하나 전달 부탁드립니다": the request ends the phrase
             if m[j].tag == "SL" and (self._english_verb(j) is not None or j > i and self._english_final_verb(j) is not None):
                 break  # "seam 1 tack weld 하고", "fixture에 place": the place ends where the verb starts
+            if j > i and self._distributive(j):
+                break  # "Pos_5 하나씩": how many at a time ends the phrase
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
             if m[j].tag == "SSO":
@@ -378,15 +417,27 @@ class _Reader:
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
-                if self._switches(before, after):
+                if self._switches(before, after) or self._packed(before, after):
                     return before, after
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
+                if named and all(self.v.ko_colors.get(w) for w in named) and after.morphs[0].tag in ("NNG", "NNP"):
+                    continue  # "흰색 랙에 있어요": a colour alone before a place noun is its colour ("빨간색 A에서": the red one)
                 if named and not self._is_place(_head(before)) and (self._is_place(after) or self._counted(before) or
                                                                      self._container(after) and self._attributed(before)) \
                         and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _packed(self, before: _Phrase, after: _Phrase) -> bool:
+        """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
+        after the thing's word: `measure_nouns`), then a place or a container — the packing ends the thing, the place
+        starts after it (when the clause has no object yet). A word the vocabulary does not know before the measure
+        ("줄 세트 오른쪽 트레이") may as well name the place: the phrase stays whole."""
+        words = [w for w, _ in self._words(before)]
+        return len(words) >= 2 and self.v.measured(tuple(words)) in self.v.object_classes and not self.cur.objects and not self.cur.topics and \
+            (self._is_place(after) or self._container(after)) and not self._is_place(_Phrase(before.morphs[:-1], "")) and \
+            not self._object_follows(after.morphs[-1])  # "부품 세트 트레이에 볼트를": the parts-set tray, the bolt is the thing
 
     def _switches(self, before: _Phrase, after: _Phrase) -> bool:
         """"drawer front 왼쪽 지그에 넣고", "tray 식기 건조대에": English words, then a Korean place that is a place by itself —
@@ -768,13 +819,15 @@ class _Reader:
             order = "before-lead"
         self.next_order = "sequence" if order_after == "sequence" else None
         negated = negated or cur.negated
-        if negated and stem in self.v.constructions.ko_via and (cur.objects or cur.places):
+        if negated and stem in self.v.constructions.ko_via and (cur.objects or cur.places or any(map(self._names_place, cur.topics))):
             # "봉투는 포장기 거치지 말고 …로 보내", "초밥은 토치 안 거치고 …": what is passed is ruled out — a place, or a tool
-            # the vocabulary knows as a thing — never the topic, which is the next verb's thing
-            passed = [o for o in cur.objects if self._is_place(_Phrase(list(korean_morphs(o.text)), o.text))] or \
-                ([] if cur.places else [o for o in cur.objects[-1:] if o.noun not in self.v.object_classes])
+            # the vocabulary knows as a thing — never the topic, which is the next verb's thing; with nothing else named,
+            # a place as the topic is the place passed ("그런데 건조기는 거치지 마"), and nothing of the clause before
+            passed = [o for o in cur.objects if self._names_place(o)] or \
+                ([] if cur.places else [o for o in cur.objects[-1:] if o.noun not in self.v.object_classes]) or \
+                ([] if cur.places or cur.objects else [o for o in cur.topics if self._names_place(o)])
             tools = [] if passed or cur.places else cur.objects[-1:]  # "토치 안 거치고": a tool station named by the tool
-            self.pending_topics.extend(cur.topics + [o for o in cur.objects if o not in passed and o not in tools])
+            self.pending_topics.extend(o for o in cur.topics + cur.objects if o not in passed and o not in tools)
             self.out.append(Clause(None, stem, cur.start, end, excluded=tuple(tools), order=order,
                                    excluded_places=tuple([self._as_place(o) for o in passed] + [p for _, p in cur.places])))
             self.cur = _Clause()
@@ -854,6 +907,10 @@ class _Reader:
             self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
+
+    def _names_place(self, obj: ObjectRef) -> bool:
+        """Does a noun read as a thing (a topic, an object) name a place ("포장기", "건조기")?"""
+        return self._is_place(_Phrase(list(korean_morphs(obj.text)), obj.text))
 
     def _carrying(self, place: PlaceRef) -> PlaceRef:
         """A place of a carrying clause without an object, written as several Hangul words ("미소국 그릇 패스 창구로
@@ -983,6 +1040,9 @@ class _Reader:
                 word, number = glued[0], glued[1]  # "bay1 cart에", "shelfB에": the place word and its label
             elif _LABEL.fullmatch(word):
                 continue
+            elif len(parts) > 1 and parts[0].tag == "SL" and _LABEL.fullmatch(parts[0].form) and \
+                    (v.ko_places.get(word[len(parts[0].form):]) or _compound_place(word[len(parts[0].form):], v)):
+                word = word[len(parts[0].form):]  # "A통에서", "B서랍": a label written onto the place noun (found above)
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
         color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)

@@ -350,8 +350,10 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
             k -= 1
         return span | {k for k in range(first, max(hits) + 1) if tokens[k][2] == "word"}
     if carried:
-        # the name does not mention the thing carried (`Scrap_Crate_Place`): only nouns the vocabulary knows as things are
-        return {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])}
+        # the name does not mention the thing carried (`Scrap_Crate_Place`): only nouns the vocabulary knows as things are,
+        # save a container that heads a compound of the place (`p_track_pack_scrap_box_place`: a scrap box)
+        return {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])
+                and not _container_head(tokens, k)}
     if grouped:
         # `Sourdough_OvenTray_Grasp`, `Crown_SinterTray_Grasp`: the first group names the object unless it is a place
         first = next((t[1] for t in tokens if t[2] == "word"), None)
@@ -360,9 +362,26 @@ def _object_span(tokens: list[tuple[str, int, str]], carried: tuple[str, ...]) -
             return set(group)
         return set()
     # snake case: the object words the vocabulary knows, and unknown words before the first place noun
-    span = {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])}
+    span = {k for k in words if v.en_objects.get(noun_lemma(tokens[k][0].lower())) and not _is_place_word(tokens[k][0])
+            and not _container_head(tokens, k)}
     lead = [k for k in words if k < min((j for j in words if _is_place_word(tokens[j][0])), default=-1)]
     return span | set(lead)
+
+
+def _container_head(tokens: list[tuple[str, int, str]], k: int) -> bool:
+    """Is token k a container noun ("box", "bag") that ends a compound of words with a place noun in it
+    (`track_pack_scrap_box`) before a motion word or the end? Then it heads a place's name, where things go, not a thing
+    (`p_gift_box_place` stays the gift box)."""
+    last = k + 1 == len(tokens) or tokens[k + 1][2] != "word"
+    if not last or vocabulary().en_objects.get(noun_lemma(tokens[k][0].lower())) not in CONTAINERS or \
+            k and _two_word_kind(tokens[k - 1][0], tokens[k][0]):
+        return False  # `ColdBox`: a place of two words (a fridge), whatever its last word is
+    j = k - 1
+    while j >= 0 and tokens[j][2] == "word":
+        if _is_place_word(tokens[j][0]):
+            return True
+        j -= 1
+    return False
 
 
 def _object_groups(tokens: list[tuple[str, int, str]], hits: list[int]) -> set[int]:
@@ -466,9 +485,10 @@ def _place_phrase(run: list[tuple[str, int, str]]) -> PlaceRef | None:
         return PlaceRef("home", "home", "home")
     if not words and label is None and side is None:
         return None
-    if kind is None and words:
-        obj = v.en_objects.get(words[-1])
-        kind = f"container:{obj}" if obj else None
+    head = v.en_objects.get(words[-1]) if words else None
+    if kind is None and head or head in CONTAINERS and len(words) > 1 and v.en_places.get(words[-1]) is None and \
+            v.en_places.get(f"{words[-2]} {words[-1]}") is None:
+        kind = f"container:{head}"  # `scrap_box`, `track_pack_scrap_box`: the last noun heads the compound
     text = " ".join(raw for raw, _, _ in run)
     return PlaceRef(text, place_key(kind, label, side, words[-1] if words else None), kind, label, side, color=color,
                     words=tuple(words))

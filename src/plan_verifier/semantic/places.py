@@ -102,6 +102,15 @@ def free_words(place: PlaceRef) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=16384)
 def relate(want: PlaceRef, got: PlaceRef) -> Relation:
     """How the place a program names (`got`) relates to the one the instruction names (`want`)."""
+    relation = _relate(want, got)
+    if relation.kind == SAME and _label_systems_differ(want, got):
+        # "the second shelf" and `ShelfB`: a count and a letter are two ways of naming, and people often mean the
+        # second bin by bin B; nothing says they are one place, nothing says they are two
+        return Relation(UNCOMPARABLE, f"{got.text} may or may not be {want.text}")
+    return relation
+
+
+def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     if want.key == "there" or got.key == "there":
         return Relation(UNCOMPARABLE, "a place named before")
     if want.key == got.key and _designators(want, got) is None and not _words_differ(want, got) and not _vague_apart(want, got):
@@ -198,11 +207,25 @@ def _side(place: PlaceRef) -> str | None:
     return _SIDE_LETTERS.get(label) if label and place.kind is not None else None
 
 
+def _label_system(place: PlaceRef) -> str | None:
+    """How a label designates: by count ("2번", "the second", "#2") or by letter ("B", `ShelfB`); None without one."""
+    label = canon(place.label) if place.label and not _side_label(place) else None
+    if not label:
+        return None
+    return "number" if label.isdigit() else "letter" if len(label) == 1 and label.isalpha() else "name"
+
+
+def _label_systems_differ(want: PlaceRef, got: PlaceRef) -> bool:
+    """A number on one side and a letter on the other: two designator systems, which cannot contradict each other."""
+    return {_label_system(want), _label_system(got)} == {"number", "letter"}
+
+
 def _designators(want: PlaceRef, got: PlaceRef) -> str | None:
-    """What tells the two apart among labels, sides and colours (None: nothing does)."""
+    """What tells the two apart among labels, sides and colours (None: nothing does). A number and a letter are two
+    systems of naming, not two different labels (`_label_systems_differ`)."""
     wl = canon(want.label) if want.label and not _side_label(want) else None
     gl = canon(got.label) if got.label and not _side_label(got) else None
-    if wl and gl and wl != gl:
+    if wl and gl and wl != gl and not _label_systems_differ(want, got):
         return f"{gl} against {wl}"
     ws, gs = _side(want), _side(got)
     if ws and gs and ws != gs:
