@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 #: Actions done at a place with a tool or routine, not by carrying.
 WORK = frozenset({"inspect", "weld", "screw"})
+#: Actions that carry an object somewhere (a grasp and a release).
+CARRYING = frozenset({"transfer", "place", "insert", "stack", "handover"})
 #: The robot's own parts, which an instruction or a TDL comment may name but a pick-and-place cycle never handles.
 ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
 

@@ -4,9 +4,11 @@
 into what a comparison can use: tasks (action, object with its attributes,
 source, destination, manner) in execution order, the objects the instruction
 excludes, whether it fixes the order, and which sentences were only context.
-English is read by `english.py`, Korean by `korean.py`; both produce clauses,
-which are assembled into tasks here (pick + put-down clauses become one
-transfer, pronouns take the last object, "before"/"after" reorder).
+English is read by `english.py`, Korean by `korean.py`, notation (headings,
+planner summaries, arrow routes) by `notation.py` and self-corrections by
+`corrections.py`; all produce clauses, which are assembled into tasks here
+(pick + put-down clauses become one transfer, pronouns take the last object,
+"before"/"after" reorder).
 
 The reading is conservative: a sentence it cannot read gives no task, so an
 unusual instruction makes the semantic stage say less (and say that it could
@@ -19,12 +21,11 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
+from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
 
-#: Actions that carry an object somewhere (a grasp and a release).
-CARRYING = frozenset({"transfer", "place", "insert", "stack", "handover"})
 #: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
 #: object carry what the speaker left unsaid ("B로 옮겨줘").
 _INTRANSITIVE_MOVES = frozenset({"move", "moves", "moved", "moving", "이동", "이동시키", "움직이"})
@@ -95,368 +96,10 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    body, unsure = corrected(_without_summary(_without_cell_heading(text)), language, read_clauses)
-    clauses = _routes(body, read_clauses) or read_clauses(body)
+    body, unsure = corrected(without_summary(without_cell_heading(text)), language, read_clauses)
+    clauses = notation_routes(body, read_clauses) or read_clauses(body)
     reading = assemble(text, language, clauses)
     return replace(reading, unread=reading.unread + unsure) if unsure else reading
-
-
-_HEADING = re.compile(r"^\s*(?P<head>[^:\n]{1,40}):")
-
-
-#: "Task: weld then verify. Steps: 1. … 2. …" — a planner's summary, then the steps that spell it out.
-_SUMMARY = re.compile(r"^\s*(?:task|goal|objective|summary|목표|작업|과제)\s*:(?P<summary>.*?)^\s*(?:steps|procedure|plan|단계|순서|작업 순서)\s*:"
-                      r"(?=\s*(?:1[.)]|①|-|\*))", re.I | re.S | re.M)
-
-
-def _without_summary(text: str) -> str:
-    """A planner's summary before the numbered steps that spell it out says each task a second time, in other words
-    and often without the order ("weld then verify", then "1. Tack weld … 2. Swap … 3. Inspect …"): the steps are the
-    instruction, the summary is blanked (the offsets of the rest stay as written)."""
-    m = _SUMMARY.match(text)
-    if m is None:
-        return text
-    return text[:m.start("summary")] + " " * (m.end("summary") - m.start("summary")) + text[m.end("summary"):]
-
-
-def _without_cell_heading(text: str) -> str:
-    """"Weld cell: tack Pos_1, …", "조립 셀: 피더 부품 → 픽스처, …": a heading that names the whole workplace says where all
-    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written)."""
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    m = _HEADING.match(text)
-    if m is None:
-        return text
-    head = m.group("head").strip().lower()
-    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell):
-        return text
-    return " " * m.end() + text[m.end():]
-
-
-#: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
-_ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
-
-
-def _markers(text: str) -> list[re.Match]:
-    """The item markers of a list: numbers only in their sequence from 1 ("1) … 2) …"), so that a place's label before a
-    full stop ("→ shelf 2. Then …") or a number closing a bracket ("(from rack 1)  2) belt → …") is no item."""
-    out, expected = [], 1
-    for m in _ITEM.finditer(text):
-        number = re.match(r"\d+", m.group())
-        if number is None:
-            out.append(m)
-        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()):
-            out.append(m)
-            expected += 1
-    return out
-
-
-def _routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
-    """An instruction written as notation, with arrows (`constructions.arrows`): "① 소결로 트레이의 크라운 → 착색 작업대 ② …",
-    "seat frame: welding cell -> foam station". Each item with an arrow is a transfer from what stands before it to what
-    stands after it (`names.text_evidence`, which reads a program's route comments the same way); items without one are
-    read as sentences. None when the text has no arrow."""
-    from plan_verifier.semantic.names import text_evidence
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    if not any(arrow in text for arrow in vocabulary().constructions.arrows):
-        return None
-    markers = _markers(text)
-    spans = zip([0] + [m.end() for m in markers], [m.start() for m in markers] + [len(text)])
-    clauses: list[Clause] = []
-    for start, end in spans:
-        item = text[start:end].strip()
-        if not item:
-            continue
-        offset = text.index(item, start)
-        pieces = item.split(",")
-        if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
-            # "wooden block → left tray, jacks → right tray": one route a part
-            at = 0
-            for piece in pieces:
-                shift = offset + at + (len(piece) - len(piece.lstrip()))
-                clauses.extend(replace(c, start=c.start + shift, end=c.end + shift, order="sequence" if clauses else c.order)
-                               for c in _routes(piece.strip(), read_clauses) or ())
-                at += len(piece) + 1
-            continue
-        located = _located_route(item, read_clauses)
-        if located is not None:
-            clauses.extend(replace(c, start=c.start + offset, end=c.end + offset, order="sequence" if k == 0 and clauses else c.order)
-                           for k, c in enumerate(located))
-            continue
-        tail = _sequel(item)
-        if tail is not None:
-            # "Part: feeder → fixture, then screw it down": the route ends where a sentence goes on with an order word
-            head = item[:tail].rstrip(" ,.")
-            clauses.extend(_routes(head, read_clauses) or ())
-            rest = item[tail:]
-            clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
-                           for c in _routes(rest, read_clauses) or read_clauses(rest))
-            continue
-        chain = _sourced(item, offset) or _chain(item, offset)
-        if chain is not None:
-            clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
-            continue
-        if any(arrow in item for arrow in vocabulary().constructions.arrows):
-            objects, places = text_evidence(item)
-            heading = _headline_thing(item)
-            # "silk tie: rack 1 → spotting board": the heading names the thing, whatever the stops' words also name
-            front = _ARROWS.split(item)[0].strip(" .")
-            # "Bowl → bin C": before the arrow, no place and no heading — the thing itself, a noun the vocabulary may lack
-            fronted = () if heading or any(role == "source" for role, _ in places) or ":" in front else \
-                tuple(x for x in (_named_thing(front),) if x is not None)
-            things = tuple(o for o, _ in objects if heading and o.text in heading[0].text) or heading or \
-                tuple(o for o, _ in objects) or fronted or (ObjectRef("", None, pronoun=True),)
-            if heading and not any(role == "goal" for role, _ in places) and (end_stop := _stop(_ARROWS.split(item)[-1].strip(" ."))):
-                places += (("goal", end_stop),)  # "silk tie: rack 1 → spotting board": after the arrow stands a place
-            goals = [p for role, p in places if role == "goal"]
-            if len(goals) == 1 and goals[0].kind in _HELD_AT and things[:1] and not things[0].pronoun:
-                # "분주 튜브 1번 랙 → 라벨 스캐너": a scanner or a tester is where the thing is held, not set down — taken
-                # from the source and shown there; where it then goes the next item says
-                order = "sequence" if clauses else None
-                clauses += [Clause("pick", "", offset, offset + len(item), things[:1],
-                                   tuple((r, p) for r, p in places if r == "source"), order=order),
-                            Clause("inspect", "", offset, offset + len(item), (ObjectRef("", None, pronoun=True),),
-                                   (("location", goals[0]),))]
-                continue
-            if any(role in ("source", "goal") for role, _ in places):
-                clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
-                continue
-        clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
-    return tuple(clauses) or None
-
-
-#: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
-_PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
-                       "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
-#: Kinds of place a thing is held at, not set down in (a scanner, a tester): a route that ends there is a visit.
-_HELD_AT = frozenset({"reader", "tester"})
-_ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
-
-
-def _chain(item: str, offset: int) -> list[Clause] | None:
-    """A route of more than two stops, or one with its thing after it: "Can → fill-level camera → right slot of the case",
-    "Flyers → folder → dispatch" (the first stop names no place: it is the thing), "꽃 냉장고 → 분무 → 쇼윈도, 튤립"
-    (a place first: where it comes from; after a comma, the thing), "충전기 출구 → 캡핑기, 병 하나". The stops between the
-    ends are visits on the way (a stop, as "show it to the camera" is); the last is where it goes. None for any other
-    item (a plain "A → B", or parts this cannot read as places)."""
-    parts = [p.strip(" .") for p in _ARROWS.split(item)]
-    if len(parts) < 2 or not all(parts):
-        return None
-    last, comma, tail = parts[-1].partition(",")
-    manner = _manner_tail(tail) if comma else ()
-    thing = _named_thing(tail.strip(" .")) if comma and not manner and tail.strip(" .") and len(tail.split()) <= 3 else None
-    heading = ()
-    if ":" in parts[0]:
-        # "paperweight: annealer shelf 2 → polariscope → right tray": the heading names the thing, the stops follow it
-        heading = _headline_thing(parts[0])
-        if not heading or thing is not None or len(parts) < 3:
-            return None
-        thing, parts[0] = heading[0], parts[0].partition(":")[2].strip()
-    if comma and thing is None and not manner or len(parts) == 2 and thing is None:
-        return None
-    parts[-1] = last.strip()
-    source = _stop(parts[0])
-    if heading and source is None:
-        return None
-    if not heading and (source is None or not has_hangul(parts[0]) and (source.kind is None or source.kind.startswith("container:"))):
-        if len(parts) < 3 or thing is not None:
-            return None
-        thing, source = _named_thing(parts[0]), None  # "Can → camera → slot": the can, taken wherever it is
-    stops = [_stop(p) for p in parts[1:]]
-    if thing is None or any(p is None for p in stops):
-        return None
-    end = offset + len(item)
-    it = ObjectRef("", None, pronoun=True)
-    out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else (), manner=manner)]
-    for place in stops[:-1]:
-        if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
-            out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
-        else:  # "Can → fill-level camera → …": shown on the way
-            out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
-    return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
-
-
-#: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
-#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
-_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
-#: Where the thing is, said as a fact after a route: "case → operator 전달, 왼쪽 mat에 있음", "…, 1번 랙에 놓여 있어요",
-#: "…, it's on the left mat", "… (currently in bin 2)" — where it is is where it is taken from, never where it goes.
-_WHERE_WORDS = r"(?:it['’]s|it\s+is|they['’]re|they\s+are|currently|now|still|sitting|lying|standing|kept|stored|located)"
-_WHERE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:" + _WHERE_WORDS + r"(?:\s+" + _WHERE_WORDS + r")*\s+(?:on|in|at)\s+(?P<en>[^(),]+?)"
-                          r"|(?P<ko>[^(),]+?)에\s*(?:놓여\s*|담겨\s*)?있(?:음|어|다|고|는데|어요|습니다|네요|지)?)\s*\)?\s*[.!]?$", re.I)
-
-
-def _located_route(item: str, read_clauses) -> list[Clause] | None:
-    """A route with where its thing is said after it (`_WHERE_AFTER`): the route read as it would be without it, and that
-    place the source of its carrying clauses that name none. None for any other item."""
-    m = _WHERE_AFTER.search(item)
-    head = item[:m.start()].strip() if m is not None else ""
-    if m is None or not _ARROWS.search(head) or "," in _ARROWS.split(head)[-1]:
-        return None  # "A → B, 그리고 … 올려줘 (왼쪽 tray에 있어)": the place belongs to the sentence after the route
-    source = _stop(m.group("en") or m.group("ko") + "에서")
-    if source is None or source.kind is None:
-        return None
-    inner = _routes(head, read_clauses) or ()
-    if not any(c.action in CARRYING for c in inner):
-        return None
-    return [replace(c, places=c.places + (("source", source),)) if c.action in CARRYING and not any(r == "source" for r, _ in c.places)
-            else c for c in inner]
-
-
-def _sourced(item: str, offset: int) -> list[Clause] | None:
-    """A route of two stops with where the thing comes from said after it: what stands before the arrow cannot be the
-    source then, it is the thing ("belt → left basket (from rack 2)": the belt, no conveyor). None for any other item."""
-    m = _SOURCE_AFTER.search(item)
-    if m is None:
-        return None
-    parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
-    if len(parts) != 2 or not all(parts) or ":" in parts[0]:
-        return None
-    thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
-    source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])
-    if thing is None or source is None or goal is None or source.kind is None:
-        return None
-    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
-
-
-def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
-    """"→ right tray, gently", "→ 1번 랙, 천천히": manner words after the last stop say how the thing is carried, ()
-    when the words after the comma are anything else."""
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    v = vocabulary()
-    words = tail.strip(" .!").lower()
-    kind = v.en_manner.get(words) or v.ko_manner.get(words)
-    return ((kind, tail.strip(" .!")),) if kind else ()
-
-
-def _stop(part: str) -> PlaceRef | None:
-    """One stop of a route: the place it names (with the whole it is part of: "right slot of the case"), or a place by
-    its words when the vocabulary has no kind for it ("folder", "분무")."""
-    from plan_verifier.semantic.english import place_phrase
-    from plan_verifier.semantic.names import route_end
-
-    if not has_hangul(part):
-        return place_phrase(part)
-    _, places = route_end(part, goal=True)
-    if len(places) == 1:
-        return places[0][1]
-    words = tuple(re.findall(r"[\uac00-\ud7a3]+|[A-Za-z]+", part))
-    return PlaceRef(part, words[-1], None, words=words) if words and len(words) <= 3 else None
-
-
-def _named_thing(text: str) -> ObjectRef | None:
-    """The thing a route names at one of its ends ("Can", "병 하나", "튤립"), None when the words name a place."""
-    from plan_verifier.semantic.names import route_end
-
-    objects, places = route_end(text)
-    if places and not objects:
-        return _headline_thing(f"{text}:")[0] if has_hangul(text) and _headline_thing(f"{text}:") else None
-    return objects[0][0] if objects else (_headline_thing(f"{text}:") or (None,))[0]
-
-
-# a finite verb after a place: the place is the subject of a sentence of its own, no fragment naming a part
-_ASIDE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|isn['’]t|aren['’]t|wasn['’]t|hasn['’]t|will|won['’]t|can['’]t)\b", re.I)
-_CLITIC = re.compile(r"['’]s\s+([A-Za-z]+)")
-
-
-def _aside(fragment: str) -> bool:
-    """"lane 2's jammed", "lane 1 is for bars today": a place as the subject of a verb ('s before a word that names no
-    place or thing is "is", not a possessive as in "bay 2's cart")."""
-    from plan_verifier.semantic.language import noun_lemma
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    v = vocabulary()
-    clitic = _CLITIC.search(fragment)
-    return bool(_ASIDE_VERB.search(fragment)) or clitic is not None and \
-        not any(noun_lemma(clitic.group(1).lower()) in known for known in (v.en_places, v.en_objects))
-
-
-_FROM = re.compile(r"^\s*(?:from|out of|off(?: of)?)\s+(?P<place>[^,;]+?)\s*[.!]?\s*$", re.I)
-
-
-def _origin(fragment: str) -> PlaceRef | None:
-    """A sentence that is only where from ("from tray 2.", "Off the top shelf."): the source of the task before."""
-    from plan_verifier.semantic.english import place_phrase
-
-    m = _FROM.match(fragment)
-    place = place_phrase(m.group("place")) if m else None
-    return place if place is not None and place.kind is not None else None
-
-
-def _refinement(fragment: str) -> PlaceRef | None:
-    """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
-    from plan_verifier.semantic.names import route_end
-
-    objects, places = route_end(fragment.strip().rstrip(".!"))
-    if objects or len(places) != 1:
-        return None
-    place = places[0][1]
-    if _aside(fragment):
-        return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": an aside, not a part of the destination
-    return place if (place.label or place.side) and place.kind not in (None, "position") else None
-
-
-def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
-    """"Caliper: incoming pallet → LH press fixture": what stands before the colon of a route is the thing carried, any
-    noun the vocabulary may not know; () when there is no such heading or it is no plain noun phrase."""
-    from plan_verifier.semantic.language import noun_lemma
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    head, colon, _ = item.partition(":")
-    words = re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", head)
-    v = vocabulary()
-    if not colon or not words or len(words) > 4 or words[0].lower() in v.en_actions:
-        return ()  # "Move: …", "Tack weld: …" head a task; "string pack: …", "cable pack: …" name the thing
-    last = words[-1]
-    noun = noun_lemma(last.lower()) if last.isascii() else last
-    noun = v.en_objects.get(noun) or v.ko_objects.get(noun) or noun
-    return (ObjectRef(head.strip(), noun, words=tuple(w.lower() for w in words if w.lower() not in v.en_sides and w not in v.ko_sides)),)
-
-
-def _sequel(item: str) -> int | None:
-    """Where a route written with arrows is followed by a sentence of its own that an order word opens (", then screw it
-    down", ". 그 다음 …"): the offset of that sentence, None when the item is all route."""
-    from plan_verifier.semantic.vocabulary import vocabulary
-
-    v = vocabulary()
-    arrows = [item.find(a) for a in v.constructions.arrows if a in item]
-    if not arrows:
-        return None
-    words = sorted(v.en_sequence | v.ko_sequence, key=len, reverse=True)
-    pattern = r"[,.]\s*(?:and\s+|그리고\s+)?(?=(?:" + "|".join(re.escape(w) for w in words) + r")(?:\s|,|$))"
-    for m in re.finditer(pattern, item, flags=re.IGNORECASE):
-        if m.start() > min(arrows):
-            return m.end()
-    first = min(arrows)
-    joined = re.search(r",\s*(?:and|그리고)\s+(?=\S)", item[first:], flags=re.IGNORECASE)
-    if joined is not None and not any(a in item[first + joined.end():] for a in v.constructions.arrows):
-        return first + joined.start() + 1  # "heel cap 1번 선반 → finishing wheel, 그리고 그게 끝나면 …": a sentence joined to the route
-    stop = re.search(r"[.!?]\s+(?=\D)", item[first:])
-    if stop is not None:
-        return first + stop.end()  # "label roll: tray → sealer. 그리고 …": the sentence of the route has ended
-    last = max(item.rfind(a) for a in v.constructions.arrows if a in item)
-    for m in re.finditer(r",\s*", item[last:]):
-        # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
-        segment = item[last + m.end():].split(",")[0].strip(" .")
-        if segment and _requests(segment):
-            return last + m.end()
-    return None
-
-
-def _requests(segment: str) -> bool:
-    """Does this piece of a sentence ask for an action of its own ("나사 체결", "screw it down")? A place alone ("slot 3":
-    which part of the place before) does not."""
-    from plan_verifier.semantic.names import route_end
-
-    if route_end(segment)[1]:
-        return False
-    if has_hangul(segment):
-        from plan_verifier.semantic.korean import read_clauses
-    else:
-        from plan_verifier.semantic.english import read_clauses
-    return any(c.action is not None and not c.fact for c in read_clauses(segment))
 
 
 def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instruction:
@@ -480,12 +123,12 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
         if clause.order is not None:
             ordered = True
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].carries and \
-                pending[-1][0].source is None and (origin := _origin(text[clause.start:clause.end])) is not None:
+                pending[-1][0].source is None and (origin := origin_of(text[clause.start:clause.end])) is not None:
             pending[-1] = (replace(pending[-1][0], source=origin), pending[-1][1])  # "… to drawer A. from tray 2": where from
             context.append(text[clause.start:clause.end])
             continue
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].destination is not None:
-            part = _refinement(text[clause.start:clause.end])
+            part = refinement_of(text[clause.start:clause.end])
             if part is not None:
                 # "… into the gift box? Right-hand pocket.": a place fragment after a transfer says which part of its
                 # destination
