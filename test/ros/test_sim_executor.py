@@ -108,7 +108,7 @@ def test_closed_loop_the_executed_state_is_the_next_start_state(ros, start_node,
     node = start_node()
     bring_up(ros, node)
     executor = executors(node.namespace, node.service("approved_actions"), node.robot_state_topic, "time_scale:=0.01", "state_period_s:=0.2")
-    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
+    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status", STATUS_QOS)
     states = ros.subscribe(RobotState, node.robot_state_topic)
     assert wait_until(lambda: states.matching(lambda m: m.position == "Home")) and status.wait_matched(), executor.log()
     before = verify(ros, node, KEEPS_THE_WELDER, correlation_id=unique("before"))
@@ -154,7 +154,7 @@ def test_changed_steps_and_other_robots_are_rejected(ros, executors):  # noqa: F
     namespace = "/" + unique("exec")
     approvals = ros.node.create_publisher(ApprovedActions, f"{namespace}/approvals", LATCHED)
     executor = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "time_scale:=0.0")
-    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
+    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status", STATUS_QOS)
     assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), executor.log()
     tampered = _approval(WELD_JOB, "tampered")
     tampered.actions_yaml = tampered.actions_yaml.replace("Pos_1", "Pos_2")
@@ -185,7 +185,7 @@ def test_execution_follows_the_simulation_clock(ros, executors):  # noqa: F811
     try:
         executor = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "use_sim_time:=true", "time_scale:=0.1",
                              "state_period_s:=0.0", remaps=[f"/clock:={namespace}/clock"])
-        status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
+        status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status", STATUS_QOS)
         assert wait_until(lambda: approvals.get_subscription_count() > 0 and clock.get_subscription_count() > 0), executor.log()
         assert status.wait_matched(), executor.log()
 
@@ -221,7 +221,7 @@ def test_the_executor_moves_the_verified_joints_and_fails_on_an_injected_deviati
                           "trajectory_topic:=trajectory")
         joints = ros.subscribe(JointState, f"{namespace}/joint_states")
         trajectories = ros.subscribe(JointTrajectory, f"{namespace}/trajectory")
-        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status")
+        status = ros.subscribe(ExecutionStatus, f"{clean.fqn}/status", STATUS_QOS)
         assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), clean.log()
         assert joints.wait_matched() and trajectories.wait_matched(), clean.log()
         approval = _approval(WELD_JOB, "kin-job")
@@ -282,7 +282,7 @@ def test_a_job_cut_short_by_shutdown_is_reported_aborted(ros, executors, sigint_
     approvals = ros.node.create_publisher(ApprovedActions, f"{namespace}/approvals", LATCHED)
     executor = executors(namespace, f"{namespace}/approvals", f"{namespace}/robot_state", "use_sim_time:=true",
                          remaps=(f"/clock:={namespace}/no_clock",), sigint_ignored=sigint_ignored)
-    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status")
+    status = ros.subscribe(ExecutionStatus, f"{executor.fqn}/status", STATUS_QOS)
     try:
         assert wait_until(lambda: approvals.get_subscription_count() > 0) and status.wait_matched(), executor.log()
         approvals.publish(_approval(WELD_JOB, "cut-short"))
