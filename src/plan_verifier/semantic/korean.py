@@ -176,10 +176,10 @@ class _Reader:
                 i = final[1]
                 continue
             manner_form = mo.form if mo.form in self.v.ko_manner else mo.form + "하" if mo.tag == "NNG" and mo.form + "하" in self.v.ko_manner else None
-            if manner_form and i + 1 < n and _base_tag(m[i + 1]) in ("XSA", "XSV", "VA", "EC"):
+            if manner_form and i + 1 < n and m[i + 1].tag in ("XSA", "XSV", "VA", "EC"):
                 # "조심스럽게", "신중하게", "부드럽게": a manner adverb built from a noun or adjective
                 j = i + 1
-                while j < n and _base_tag(m[j]) in ("XSA", "XSV", "EC") and m[j - 1].form != "게":
+                while j < n and m[j].tag in ("XSA", "XSV", "EC") and m[j - 1].form != "게":
                     j += 1
                 self.cur.manner.append((self.v.ko_manner[manner_form], self.text[mo.start:m[j - 1].end]))
                 i = j
@@ -1077,11 +1077,6 @@ _PLACE_SUFFIXES = frozenset({"대", "기", "실"})
 
 #: One-syllable place nouns that keep their kind at the end of a compound Kiwi does not split ("퇴비통", "부품함", "보관칸").
 _PLACE_ENDINGS = frozenset({"통", "함", "칸"})
-
-
-def _base_tag(mo: Morph) -> str:
-    """The tag without Kiwi's mark of an irregular conjugation ("스럽/XSA-I" in "조심스럽게")."""
-    return mo.tag.split("-")[0]
 
 
 def _compound_place(word: str, v: Vocabulary) -> str | None:
