@@ -33,7 +33,7 @@ _MOVES = frozenset({"move_to", "return_home"})
 _NOT_OBJECTS = frozenset({"picture", "photo", "image", "snapshot", "shot", "chance", "moment", "look", "care", "time", "second", "minute"})
 _BEFORE_INFINITIVE = frozenset({"you", "need", "want", "like", "have", "going", "able", "try", "asked", "order", "wish", "supposed",
                                 "has", "needs", "wants", "robot", "arm", "it", "please", "and", "then"})
-_LEAVE = frozenset({"leave", "keep", "ignore", "skip"})
+_LEAVE = frozenset({"leave", "keep", "ignore", "skip", "bypass"})
 #: "I'll grab it", "the courier will pick them up": someone will take the thing.
 _WILL = frozenset({"i'll", "we'll", "they'll", "he'll", "she'll", "will", "can", "'ll"})
 _TAKE = frozenset({"grab", "take", "pick", "collect", "get", "fetch"})
@@ -207,9 +207,12 @@ class _Sentence(Constructions):
             return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
         if 0 < i < len(self.t) - 1 and self.t[i + 1].kind == "word" and is_label(self.t[i + 1]) and \
                 (self.t[i - 1].low in self.v.en_sequence or self.t[i - 1].kind == "punct"):
-            # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause
-            return next((a for phrase, a in self.v.en_actions.items() if phrase.startswith(f"{tok.low} ")
-                         and phrase.split()[-1] in self.v.en_actions), None)
+            # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause;
+            # any other verb before a position ("…, leave Pos_5 alone") is read as itself below
+            first_word = next((a for phrase, a in self.v.en_actions.items() if phrase.startswith(f"{tok.low} ")
+                               and phrase.split()[-1] in self.v.en_actions), None)
+            if first_word is not None:
+                return first_word
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i)
         if tok.verb in _LEAVE:
@@ -517,6 +520,15 @@ class _Sentence(Constructions):
                                       if c.objects or c.places or c.manner]  # ", nothing else": no second task
                 i += max(seq, 1)
                 continue
+            back_where = self._phrase(i, end, self.v.constructions.back_where) if tok.low == "where" else 0
+            if back_where:
+                # "put it back where it was(, the white rack)": the place it came from, named only by an apposition
+                i += back_where
+                np, j = self._noun_phrase(i + 1, end) if i + 1 < end and self.t[i].low == "," else (None, i)
+                if np is not None and self._names_place(np):
+                    places.append(("goal", self._place(np)))
+                    last_role, i = "goal", j
+                continue
             prep = self._preposition(i, end)
             if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in CONJUNCTIONS):
                 keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
@@ -643,9 +655,10 @@ class _Sentence(Constructions):
         if action == "leave" and keep_on:
             return [Clause(None, verb_tok.text, self.t[start].start, self.t[i - 1].end, fact=True)]
         if action == "leave" and verb_tok.verb in self.v.constructions.via:
-            # "skip the labeller", "bypass the wrapper": the place passed by is ruled out, not a thing left alone
-            passed = [o for o in objects if not o.pronoun and o.noun in self.v.en_places]
-            excluded_places += [PlaceRef(o.text, place_key(self.v.en_places[o.noun], None, None, o.noun), self.v.en_places[o.noun],
+            # "skip the labeller", "bypass the wrapper", "skip the thermal camera": the place (or the instrument) passed by is
+            # ruled out, not a thing left alone
+            passed = [o for o in objects if not o.pronoun and (o.noun in self.v.en_places or o.noun in self.v.constructions.tools)]
+            excluded_places += [PlaceRef(o.text, place_key(self.v.en_places.get(o.noun), None, None, o.noun), self.v.en_places.get(o.noun),
                                          words=o.words) for o in passed]
             objects = [o for o in objects if o not in passed]
             if passed and not objects:

@@ -132,8 +132,8 @@ class Phrases:
                 i += 1
                 continue
             if tokens and (low in CONJUNCTIONS or low in PARTICLES or self._preposition(i, end) is not None
-                           or self._phrase(i, end, EXCEPT) or self._phrase(i, end, IN_ORDER) or low in ("the", "an") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
-                break  # "bin 2 except the green one": the exclusion is not part of the place
+                           or self._phrase(i, end, EXCEPT) or self._phrase(i, end, IN_ORDER) or low in ("the", "an", "this", "these", "those") and not all(x.low in QUANTIFIERS or x.low in DETERMINERS for x in tokens)):
+                break  # "bin 2 except the green one": the exclusion is not part of the place; "skip the scanner this time"
             if not tokens and (low in CONJUNCTIONS or low in NOT_IN_NP or low in NEGATORS or low in PARTICLES or low in SUBORDINATORS
                                or low in MODALS and not self._noun_can(i, end) or low in COURTESY):  # "..., thanks": courtesy, no object
                 return None, start

@@ -24,7 +24,7 @@ from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity,
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
-from plan_verifier.semantic.matching import overlaps, same_word
+from plan_verifier.semantic.matching import matched, overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
 from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
 from plan_verifier.semantic.program import identifier_places
@@ -149,12 +149,23 @@ def _as_tool_task(task: Task, tools: frozenset[str]) -> Task:
     """In a cell with tools, fetching a tool is attaching it and putting it back releasing it ("Fetch the welder")."""
     if task.obj is None or task.obj.noun not in tools:
         return task
-    if task.action == "pick" or task.action in ("transfer", "handover", "insert") and task.destination is None:
-        # "fit the gripper", "gripper 끼우고": a tool fitted with no place named is fitted on the arm
+    if task.action == "pick" or task.action in ("transfer", "handover", "insert") and task.destination is None or \
+            task.action in ("place", "transfer", "insert") and _on_the_robot(task.destination):
+        # "fit the gripper", "gripper 끼우고": a tool fitted with no place named is fitted on the arm; "put the camera on
+        # the flange": the robot's mount is where a tool is fitted
         return replace(task, action="attach", source=None, destination=None)
     if task.action in ("place", "transfer", "return_home", "insert") or task.action == "handover":
         return replace(task, action="detach", source=None, destination=None)
     return task
+
+
+def _on_the_robot(place: PlaceRef | None) -> bool:
+    """Does the place name the robot's own tool mount (its head noun: "the flange", "the robot's wrist")?"""
+    if place is None:
+        return False
+    mounts = vocabulary().constructions.mount_points
+    head = place.obj.noun if place.obj is not None else (place.words[-1] if place.words else place.key)
+    return head in mounts or place.text.lower().removeprefix("the ") in mounts  # "the tool flange", "플랜지"
 
 
 def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tuple[str, object, Named]]:
@@ -169,6 +180,13 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
                     compare_place(place, w.spot).same:
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
+        if action is None and not any(t.source is not None and t.source.key == place.key for t in instruction.tasks):
+            # "skip the thermal camera", "don't go via the dryer": a stop there (a hold, a pass under it) is what is ruled out
+            for visit in activity.visits:
+                c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
+                if c.same and c.found is not None and not c.contradicted and _names_all_of(place, c.found.place):
+                    yield f"go to {place.text}", visit.step, c.found
+                    break
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
@@ -178,6 +196,14 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
+
+
+def _names_all_of(want: PlaceRef, named: PlaceRef | None) -> bool:
+    """Does the program's place say everything the instruction's does (every designator and every word)? A stop is ruled out
+    only at the place itself: "not tag bin A" says nothing against a stop above the left basket, another bin."""
+    if named is None or any(getattr(want, d) is not None and getattr(want, d) != getattr(named, d) for d in ("label", "side", "color")):
+        return False
+    return bool(want.words) and all(any(same_word(w, n) for n in named.words) or matched((w,), named.words) for w in want.words)
 
 
 def _carried_by(transfer: Transfer) -> tuple[str, ...]:

@@ -110,6 +110,7 @@ class Constructions:
     straight: frozenset[str]  # "straight", "directly": after such a verb, before its place
     arrows: tuple[str, ...]  # "->", "→": a route written as notation
     landmarks: frozenset[str]  # "by", "next to": a place that locates the place before it
+    back_where: tuple[str, ...]  # "where it was": the place a thing is returned to, not named
     where_it_is: frozenset[str]  # "that is", "sitting": a relative clause of where the object is (its source)
     ko_where_it_is: frozenset[str]
     list_markers: tuple[str, ...]
@@ -119,6 +120,7 @@ class Constructions:
     whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
     tool_change: frozenset[str]  # "swap", "change": with two tools, a tool change
     tools: frozenset[str]  # object classes that are the robot's tools (welder, camera …)
+    mount_points: frozenset[str]  # "flange", "플랜지": the robot's tool mount (a tool put there is mounted)
     corrections: tuple[str, ...]  # "actually", "I mean", "아니": a speaker takes back what was just said (longest first)
     weak_corrections: frozenset[str]  # "no", "wait": corrections only before punctuation or another correction word
     fillers: frozenset[str]  # "er", "um": hesitations, corrections only when a phrase after them replaces one before
@@ -132,11 +134,12 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         leave_at=en("leave_at"), fills=en("fills"), goes_to=en("goes_to"),
         duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
         straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
-        where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
+        back_where=_longest_first(data["back_where"]["en"]), where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
         via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
         whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())),
         tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
+        mount_points=en("mount_points") | frozenset(str(w) for w in data["mount_points"].get("ko", ())),
         corrections=_longest_first(data["corrections"]["en"]), weak_corrections=frozenset(str(w) for w in data["corrections"]["weak"]),
         fillers=frozenset(str(w) for w in data["corrections"]["fillers"]),
         ko_corrections=_longest_first(data["corrections"]["ko"]), ko_swap=frozenset(str(w) for w in data["swap_places"]["ko"]))

@@ -27,6 +27,9 @@ class RSem002(SemanticRule):
       A TDL program that carries the object faster than it moves with the
       gripper empty (and above 100 mm/s) does not slow down for it either (0.75);
       nor does one that carries the only object of the instruction no slower.
+    * Manner "quickly", "빨리": a TDL program that carries the object at a crawl
+      (at most 100 mm/s) while it moves faster empty slows down for it instead
+      (0.75); a program slow throughout gives nothing to compare with.
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
@@ -73,7 +76,7 @@ class RSem002(SemanticRule):
                 judged = True
                 yield finding
         if not judged:
-            for finding in self._faster_loaded(g):
+            for finding in (*self._faster_loaded(g), *self._slower_loaded(g)):
                 judged = True
                 yield finding
         firm = [w for k, w in reading.manner if k == "firm"] + [w for p in g.pairs for k, w in p.task.manner if k == "firm"]
@@ -122,37 +125,41 @@ class RSem002(SemanticRule):
         program: its gripper timeline says when it holds) — or, when the instruction carries one thing only, no slower:
         whatever the absolute speed, it does not slow down for the object (0.75). Only above 100 mm/s: a crawl is slow
         whichever way round."""
-        if g.activity.format != "tdl":
-            return
-        asked = {id(p.transfer): p.task.manner for p in g.pairs if p.transfer is not None}
-        held_at: set[int] = set()
-        loaded = []
-        for t in g.activity.transfers:
-            if t.release is None:
-                continue
-            inside = [(s, v) for s, v in g.activity.speeds if t.grasp.step.index < s.index < t.release.step.index]
-            held_at.update(s.index for s, _ in inside)
-            manner = tuple(g.instruction.manner) + tuple(asked.get(id(t), ()))
-            slow = [w for k, w in manner if k == "slow"]
-            if slow and inside:
-                loaded.append((slow[0], max(inside, key=lambda sv: sv[1])))
-        empty = [v for s, v in g.activity.speeds if s.index not in held_at]
+        loaded, empty = _carrying_speeds(g, "slow")
         if not empty:
             return
         fastest_empty = max(empty)
         # One carrying task: "slowly" is about that object, and carrying it no slower than moving empty ignores it. With
         # more, a manner word may govern one of them only ("Gently put the glass …, then take the wrench …").
         one_task = sum(1 for t in g.instruction.tasks if t.carries) == 1
-        for word, (step, v) in loaded:
+        for word, inside in loaded:
+            step, v = max(inside, key=lambda sv: sv[1])
             if (v > fastest_empty or v == fastest_empty and one_task) and v > _CRAWL_MM_S:
-                param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
                 how = "faster than it moves with the gripper empty (at most" if v > fastest_empty else \
                     "no slower than it moves with the gripper empty (also"
                 yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
                                   f"the plan moves it {how} {fmt_number(fastest_empty)} mm/s)",
-                                  0.75, step=step.index, span=step.arg_span(param),
+                                  0.75, step=step.index, span=step.arg_span(_param(step)),
                                   suggestion=f"Carry the object slower than {fmt_number(fastest_empty)} mm/s", manner=word, velocity=v,
                                   limit=fastest_empty)
+                return
+
+    def _slower_loaded(self, g):
+        """"Quickly", "빨리" and a program that carries the object at a crawl (at most 100 mm/s all the way) while it moves
+        faster with the gripper empty: it slows down for the object instead of hurrying (0.75). A program slow
+        throughout says nothing about the object: the rule needs the faster empty moves to compare with."""
+        loaded, empty = _carrying_speeds(g, "fast")
+        if not empty:
+            return
+        fastest_empty = max(empty)
+        for word, inside in loaded:
+            step, v = max(inside, key=lambda sv: sv[1])
+            if v <= _CRAWL_MM_S < fastest_empty:
+                yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
+                                  f"the plan carries it at a crawl, slower than it moves with the gripper empty (up to "
+                                  f"{fmt_number(fastest_empty)} mm/s)", 0.75, step=step.index, span=step.arg_span(_param(step)),
+                                  suggestion=f"Carry the object at the speed of the empty moves ({fmt_number(fastest_empty)} mm/s)",
+                                  manner=word, velocity=v, limit=fastest_empty)
                 return
 
     def _speed(self, manner, speeds):
@@ -164,11 +171,34 @@ class RSem002(SemanticRule):
             return
         step, v = max(fast, key=lambda sv: sv[1])
         confidence = round(0.6 + 0.3 * min(1.0, v / GENTLE_VELOCITY_MM_S - 1.0), 3)
-        param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
         yield self.judged(f"Velocity {fmt_number(v)} mm/s contradicts '{slow[0]}' in the instruction (at most "
-                          f"{fmt_number(GENTLE_VELOCITY_MM_S)} mm/s expected)", confidence, step=step.index, span=step.arg_span(param),
+                          f"{fmt_number(GENTLE_VELOCITY_MM_S)} mm/s expected)", confidence, step=step.index, span=step.arg_span(_param(step)),
                           suggestion=f"Lower the velocity to {fmt_number(GENTLE_VELOCITY_MM_S)} mm/s or less", manner=slow[0], velocity=v,
                           limit=GENTLE_VELOCITY_MM_S, steps=[s.index for s, _ in fast])
+
+
+def _param(step) -> str:
+    return "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
+
+
+def _carrying_speeds(g, kind: str) -> tuple[list[tuple[str, list]], list[float]]:
+    """The speeds of each TDL transfer a manner word of `kind` governs (the word, the moves while it is held), and the
+    speeds of the moves with the gripper empty. A TDL program's gripper timeline says when it holds; JSON plans have
+    no such timeline."""
+    if g.activity.format != "tdl":
+        return [], []
+    asked = {id(p.transfer): p.task.manner for p in g.pairs if p.transfer is not None}
+    held_at: set[int] = set()
+    loaded = []
+    for t in g.activity.transfers:
+        if t.release is None:
+            continue
+        inside = [(s, v) for s, v in g.activity.speeds if t.grasp.step.index < s.index < t.release.step.index]
+        held_at.update(s.index for s, _ in inside)
+        words = [w for k, w in tuple(g.instruction.manner) + tuple(asked.get(id(t), ())) if k == kind]
+        if words and inside:
+            loaded.append((words[0], inside))
+    return loaded, [v for s, v in g.activity.speeds if s.index not in held_at]
 
 
 def _handover_pose(spot) -> bool:

@@ -35,7 +35,10 @@ class RSem007(SemanticRule):
     defect bin", "leave the X on the tray") is broken by a release there or a
     grasp from there, not by a transfer between other places; a transfer that
     carries out a task, or whose pose names say it carries something else than
-    a comment does, is no violation; a thing the instruction names as a place
+    a comment does, is no violation; a place passed by that the instruction
+    rules out ("skip the thermal camera", "don't go via the dryer") is broken
+    by a stop whose name says all the instruction's words and designators for
+    it (not by a stop at another bin when it says "not bin A"); a thing the instruction names as a place
     (a camera it visits, the carton things go in) is not carried; a routine
     whose kind of work a verb of the instruction names outside its negations
     ("…, screw it down, …") is not called unrequested.
