@@ -281,6 +281,8 @@ class _Sentence(Constructions):
         if prev.low in MODALS and j > 0 and self.t[j - 1].kind == "word" and self.t[j - 1].low not in _ROBOT_SUBJECTS \
                 and self.t[j - 1].low not in HEAD_BEFORE:
             return False  # "someone will pick it up there", "the operator can take it": another person's doing
+        if prev.low in MODALS and j > 1 and self.t[j - 1].low in ("i", "we") and self.t[j - 2].low in ("so", "that"):
+            return False  # "…, so I can check it": what the speaker will do with it, the purpose of the request
         if prev.low == "to":  # "you to move": an infinitive; "to position A": a preposition
             wanting = self.t[j - 1] if j > 0 else None
             if wanting is not None and wanting.low in ("wants", "needs", "has", "likes", "wishes") and j > 1 and \

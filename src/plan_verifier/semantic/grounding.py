@@ -589,7 +589,8 @@ def _open_nouns_differ(want: ObjectRef, got: ObjectRef) -> bool:
     """Two object nouns (English, no vocabulary class needed) of which no word corresponds: the sourdough and a baguette."""
     if want.noun is None or got.noun is None or not want.words or not got.words or not got.noun.isalpha():
         return False
-    if any(not w.isascii() for w in want.words) or not _noun_modifier(got.noun) or not _noun_modifier(want.words[-1]):
+    if any(not w.isascii() for w in (*want.words, *got.words)) or not _head_noun(got.noun) or not _head_noun(want.words[-1]):
+        # (a comment's "끈 묶음" is a string by the vocabulary's class, in words nobody can compare with "lace pack")
         return False
     return not overlaps(want.words, got.words) and not overlaps(want.words, (got.noun,))
 
@@ -603,6 +604,18 @@ def _noun_modifier(word: str) -> bool:
         return False
     lemmas = getAllLemmas(word)
     return "NOUN" in lemmas and "ADJ" not in lemmas and "VERB" not in lemmas or not lemmas and len(word) >= 4
+
+
+@functools.lru_cache(maxsize=4096)
+def _head_noun(word: str) -> bool:
+    """A word that can head the name of a thing: a noun that is no adjective ("kit", "brake", "case" are verbs too, and
+    things; "loose", "warm" are states)."""
+    from lemminflect import getAllLemmas
+
+    if not word.isascii() or not word.isalpha() or len(word) < 3:
+        return False
+    lemmas = getAllLemmas(word)
+    return "NOUN" in lemmas and "ADJ" not in lemmas or not lemmas and len(word) >= 4
 
 
 def _best(named: list[Named]) -> Named:

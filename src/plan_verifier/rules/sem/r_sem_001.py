@@ -4,6 +4,8 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
+from plan_verifier.semantic.matching import overlaps, text_nouns
+from plan_verifier.semantic.places import OTHER_WORDS
 
 
 @register
@@ -58,6 +60,12 @@ class RSem001(SemanticRule):
             sure = confidence(c, corroborated(pair, "object"))
             if sure is not None and object_in_place(task):
                 unverified.append(f"the {want}: the instruction's words for it are part of a place's name")
+            elif sure is not None and c.relation == OTHER_WORDS and c.found is not None and c.found.obj is not None and \
+                    overlaps(c.found.obj.words, text_nouns(g.instruction.text)):
+                # the instruction names the plan's thing too ("Sample jar's label smudged …"): the reader took another word
+                # of it for the object
+                unverified.append(f"the {want}: the plan names the {c.found.obj.describe()} ({quote(c.found)}), which the "
+                                  f"instruction also names")
             elif sure is not None:
                 got = c.found.obj.describe() if c.found is not None and c.found.obj is not None else "another object"
                 judged = True

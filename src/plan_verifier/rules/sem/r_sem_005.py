@@ -138,17 +138,23 @@ class RSem005(SemanticRule):
                 judged = True
                 yield self.judged(f"Missing step: the instruction asks to {said_task} ({said(text[task.start:task.end])}), but the plan "
                                   "never does", 0.9, suggestion=f"Add the {said_task} step", missing=said_task)
+            elif task.at is None and task.action == "inspect":
+                carrier = _work_carrier(task, g.pairs)
+                if carrier is not None and carrier.transfer is not None and _names_inspection(activity, carrier.transfer):
+                    continue  # held at a scanner, a camera … on its way: that is the inspection
+                outcome = self._straight_past(task, carrier, activity, text) or \
+                    f"'{said_task}': the program has no routine the reader recognises for it"
             else:
                 carrier = _work_carrier(task, g.pairs) if task.at is not None else None
                 # "test kit 스캐너 찍고": the stop named with the thing in front, the thing's words left out
                 outcome = self._stop_on_way(task, stop_without_thing(task.at, carrier.task, carrier.transfer), carrier, activity, "object",
                                             text) if carrier is not None else \
                     f"'{said_task}': the program has no routine the reader recognises for it"
-                if isinstance(outcome, str):
-                    unverified.append(outcome)
-                elif outcome is not None:
-                    judged = True
-                    yield outcome
+            if isinstance(outcome, str):
+                unverified.append(outcome)
+            elif outcome is not None:
+                judged = True
+                yield outcome
         if unverified and not judged:
             yield self.abstain(unverified)
 
@@ -166,6 +172,53 @@ class RSem005(SemanticRule):
         return self.judged(f"Missing step: the instruction asks to take the {what} to {place.text} ({said(text[task.start:task.end])}), "
                            f"but the plan carries it from step {start} without going there (it names {quote(stop.found)})", 0.8,
                            step=start, suggestion=f"Add the move to {place.text}", missing=place.text)
+
+
+    def _straight_past(self, task, carrier, activity, text):
+        """"Scan the label roll, then drop it into bin A": an inspection with no place named is a stop on the way of the
+        thing it is about. A finding (0.8) when the transfer carrying it goes straight from where it was taken to where
+        the instruction puts it (every held move rises, descends or names that place), the inspection was asked before
+        the thing is put down, and nothing in the program names an inspection or an instrument (a scan before the grasp,
+        a camera over the part); else None."""
+        t = carrier.transfer if carrier is not None else None
+        if t is None or t.release is None or not agrees(carrier.destination) or _names_inspection(activity):
+            return None
+        if not (task.stage < carrier.task.stage or task.start < carrier.task.end):
+            return None  # "take it to the QA desk and check it there": said after the move, it may be done where it ends up
+        previous = t.grasp.xyz
+        carried = carried_words(carrier.task)
+        for v in activity.visits:
+            if not t.grasp.step.index < v.step.index < t.release.step.index:
+                continue
+            spot = Spot(v.step, v.xyz, v.places, names=v.names, posed=bool(v.names))
+            if not (_above(v.xyz, previous) or compare_place(carrier.task.destination, spot, activity.positions, carried).same):
+                return None
+            previous = v.xyz
+        what = carrier.task.obj.describe() if carrier.task.obj is not None and not carrier.task.obj.pronoun else "object"
+        start, end = t.grasp.step.index, t.release.step.index
+        return self.judged(f"Missing step: the instruction asks to {task.action} the {what} ({said(text[task.start:task.end])}), but "
+                           f"the plan carries it straight from step {start} to its release at step {end} and names no inspection",
+                           0.8, step=start, suggestion=f"Add the stop at the inspection station between steps {start} and {end}",
+                           missing=task.action)
+
+
+def _names_inspection(activity, transfer=None) -> bool:
+    """Does any move of the program (of the `transfer` while it holds the thing) name an inspection (scan, check, 검사) or
+    an instrument (a scanner, a camera, a tester, a scale)? Then an inspection the reader cannot place may be that one."""
+    v = vocabulary()
+    verbs = {w for w, a in (*v.en_actions.items(), *v.ko_actions.items()) if a == "inspect" and " " not in w and len(w) > 1}
+    instruments = {w for table, classes in ((v.en_places, ("reader", "tester", "scale")), (v.ko_places, ("reader", "tester", "scale")),
+                                            (v.en_objects, ("camera",)), (v.ko_objects, ("camera",)))
+                   for w, c in table.items() if c in classes}
+    for visit in activity.visits:
+        if transfer is not None and not (transfer.grasp.step.index < visit.step.index and
+                                         (transfer.release is None or visit.step.index < transfer.release.step.index)):
+            continue
+        for named in (*visit.names, *visit.places):
+            words = {noun_lemma(w.lower()) for w in identifier_words(named.quote)} | set(named.quote.lower().split())
+            if words & (verbs | instruments) or any(w in named.quote for w in verbs | instruments if not w.isascii()):
+                return True
+    return False
 
 
 def _work_carrier(task, pairs):
