@@ -334,10 +334,11 @@ class _Sentence(Constructions):
 
     def _taken_later(self, i: int) -> bool:
         """Does the sentence go on to say that a person will take the thing from there ("…, I'll grab it later", "…, the
-        courier will pick it up")? Then "leave it there" is where to put it, not to leave it alone."""
-        rest = [t.low for t in self.t[i:]]
-        return any(rest[k] in _WILL and k + 2 < len(rest) and rest[k + 1] in _TAKE and rest[k + 2] in _OBJECT_PRONOUNS
-                   for k in range(len(rest)))
+        courier will pick it up", "the customer collects it later", "she's picking it up")? Then "leave it there" is where
+        to put it, not to leave it alone."""
+        rest = self.t[i:]
+        return any(rest[k].verb in _TAKE and rest[k + 1].low in _OBJECT_PRONOUNS and
+                   (rest[k - 1].low in _WILL or rest[k].low != rest[k].verb) for k in range(1, len(rest) - 1))
 
     def _counts_tasks(self) -> bool:
         """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""

@@ -10,6 +10,9 @@ from plan_verifier.semantic.vocabulary import vocabulary
 
 #: Highest commanded Cartesian speed that still reads as "gently"/"slowly"/"천천히" (mm/s).
 GENTLE_VELOCITY_MM_S = 250.0
+#: Kinds of place a thing is left on for someone to collect later (a pickup tray, a shelf), not where it is handed over
+#: (a counter, a pass window, a person).
+_SUPPORTS = frozenset({"tray", "shelf", "bin", "drawer", "cart", "pallet", "box"})
 #: A carrying speed slow whatever the program does empty (mm/s).
 _CRAWL_MM_S = 100.0
 
@@ -37,6 +40,10 @@ class RSem002(SemanticRule):
       when the release point is not named. A release at what the program names
       a hand-over pose (`Handover_Pose`, "카운터 전달 위치") is the hand-over,
       whatever place the name also gives.
+    * A thing to be set down on a support ("leave it on the pickup tray",
+      an instruction with no hand-over) that the plan holds out at what it
+      names a hand-over pose, waiting for an input before it lets go: a
+      hand-over, not a set-down (0.8).
     * A routine other than the one asked for at the named place ("inspect
       Pos_2", the plan welds there; 0.85).
 
@@ -107,6 +114,23 @@ class RSem002(SemanticRule):
             elif not agrees(c):
                 unverified.append(f"the hand-over of the {what}: the plan does not name where it releases it (step "
                                   f"{pair.transfer.release.step.index})")
+        handing = any(t.action == "handover" for t in reading.tasks)
+        for pair in g.pairs:
+            t = pair.transfer
+            if handing or pair.task.action != "place" or pair.task.destination is None or t is None or t.release is None or \
+                    pair.task.destination.kind not in _SUPPORTS or not _handover_pose(t.release) or \
+                    not _waits_for_a_hand(ctx.plan, t.release.step.index):
+                continue
+            # "leave it on the pickup tray, the customer takes it later": set down; the plan holds it out at a hand-over
+            # pose and waits for someone to take it
+            what = pair.task.obj.describe() if pair.task.obj else "object"
+            named = next((n for n in t.release.places if n.place is not None), None)
+            judged = True
+            yield self.judged(f"Action mismatch: the instruction asks to put the {what} down on {pair.task.destination.text} "
+                              f"({said(reading.text[pair.task.start:pair.task.end])}), but the plan holds it out at a hand-over "
+                              f"pose and waits for someone to take it ({quote(named)})", 0.8, step=t.release.step.index,
+                              span=t.release.step.span, suggestion=f"Set the {what} down on {pair.task.destination.text} and "
+                              "release it without waiting for a hand", expected="set down", found="hand-over")
         for task, work, c in g.works:
             if work is not None or task.at is None:
                 continue
@@ -214,6 +238,17 @@ def _handover_pose(spot) -> bool:
         # (the hand-over word names a pose, not a support things are set down on: "전달 트레이", a hand-over shelf)
         head = said[-1]
         if overlaps((head,), words) or (v.en_places.get(head) or v.ko_places.get(head)) in (None, "position", "operator"):
+            return True
+    return False
+
+
+def _waits_for_a_hand(plan, release: int) -> bool:
+    """Does the program wait for an input (the operator's button, a hand sensor) between its last move and opening the
+    gripper at step `release`? That is a hand-over: the thing is held out until someone takes it."""
+    for step in reversed([s for s in plan.steps if s.index < release]):
+        if step.is_motion:
+            return False
+        if step.command == "WaitForDigitalInput":
             return True
     return False
 
