@@ -45,6 +45,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the parcel to the left chute.", "p_parcel_chute_r_place", ("parcel",), OTHER_DESIGNATOR),  # `_r`: the right one
     ("Move the parcel to the oven.", "Parcel_OvenTray_Drop", ("parcel",), SAME),                 # the tray of the oven
     ("Move the pot to the dish pit.", "Pot_Sink_Drop", ("pot",), UNCOMPARABLE),                  # a word no kind: no judgement
+    ("Move the plank to the paint table.", "Plank_GlueStation_Drop", ("plank",), OTHER_WORDS),   # related kinds, other work
+    ("Move the plank to the sanding station.", "Plank_Bench_Drop", ("plank",), UNCOMPARABLE),    # the station's bench, maybe
+    ("Move the plank to the flipping bench.", "Plank_TurningStation_Drop", ("plank",), SAME),     # words for one another
+    ("판자를 도색 테이블에 올려 줘.", "Plank_GlueStation_Drop", ("판자",), UNCOMPARABLE),          # Korean words: no judgement
     ("Move the pot to the measuring station.", "Pot_Gauge_Drop", ("pot",), UNCOMPARABLE),
     ("Move the plank to the test station.", "Plank_Tester_Drop", ("plank",), SAME),               # test ~ tester
     ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
@@ -149,6 +153,19 @@ def test_other_words_of_one_kind_need_the_rest_of_the_transfer_named_the_instruc
     # names that follow nothing of the instruction (another object, no source): the other words decide nothing
     unrelated = program([Cycle("sprocket", "shelf", "scrap crate", pick=_RACK, place=_BENCH)], style)
     assert "R-SEM-003" not in _critical(unrelated, "Put the offcut into the firewood crate.")
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_related_kinds_in_other_words_need_the_rest_of_the_transfer_named_the_instruction_s_way(style) -> None:
+    # a bench may be a station's, but the glue station is not the paint table: the object and source named the
+    # instruction's way, the destination in other words of a related kind
+    wrong = program([Cycle("lantern", "red cart", "glue station", pick=_SAW, place=_BENCH)], style)
+    right = program([Cycle("lantern", "red cart", "paint table", pick=_SAW, place=_BENCH)], style)
+    text = "Move the lantern from the red cart to the paint table."
+    assert "R-SEM-003" in _critical(wrong, text), style
+    assert _critical(right, text) == [], style
+    assert _critical(program([Cycle("lantern", "red cart", "turning station", pick=_SAW, place=_BENCH)], style),
+                     "Move the lantern from the red cart to the flipping bench.") == [], style
 
 
 @pytest.mark.parametrize("style", NAMED)

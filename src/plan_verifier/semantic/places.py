@@ -18,7 +18,7 @@ A place, as an operator or a program names it, is
 | `same` | the same name, or nothing that tells them apart (a word in common, a label where the other has none) | "bin 3" / `Bin3_Drop`; "the oven" / `OvenTray` |
 | `other_kind` | two known kinds of different families (the lexicon's `family`: a box and a crate are one), different, and no word in common | "slot 2" / `Bin3_Place`; "the table" / "bin 3" |
 | `other_designator` | comparable kinds, two labels, sides or colours that differ | "bin 2" / "bin 3"; "table A" / `B_Place` |
-| `other_words` | comparable kinds, and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker` |
+| `other_words` | comparable kinds (one kind or family, or related kinds with no word in common), and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker`; "paint table" / `GlueStation` |
 | `uncomparable` | one side has no kind and no designator, or only a vague one ("position", `P3`) | "the spot" / `Bin3`; "pallet A" / `pos4` |
 
 The relation says nothing about whether the plan is wrong: the R-SEM rules
@@ -140,7 +140,9 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         opposed = _opposed(want, got, wk != gk)
         if opposed is not None and not shared:
             return Relation(OTHER_DESIGNATOR, opposed)  # the remake bin is not the dispatch box
-        if (wk == gk or _family(wk, gk)) and _words_differ(want, got):
+        if (wk == gk or _family(wk, gk) or not shared) and _words_differ(want, got):
+            # the PET bin and the residual bin; between related kinds with no word in common too, the paint table and
+            # the glue station: a station may be named by its bench, but not by a bench for another kind of work
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
         if wk != gk and not shared:
             return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
