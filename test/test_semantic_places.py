@@ -49,6 +49,8 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the plank to the sanding station.", "Plank_Bench_Drop", ("plank",), UNCOMPARABLE),    # the station's bench, maybe
     ("Move the plank to the flipping bench.", "Plank_TurningStation_Drop", ("plank",), SAME),     # words for one another
     ("판자를 도색 테이블에 올려 줘.", "Plank_GlueStation_Drop", ("판자",), UNCOMPARABLE),          # Korean words: no judgement
+    ("판자를 계량대로 옮겨 줘.", "Plank_Drum_Place", ("판자",), OTHER_KIND),                       # 계량대: a scale, not a bin
+    ("판자를 계량대로 옮겨 줘.", "Plank_WeighingStation_Place", ("판자",), SAME),
     ("Move the pot to the measuring station.", "Pot_Gauge_Drop", ("pot",), UNCOMPARABLE),
     ("Move the plank to the test station.", "Plank_Tester_Drop", ("plank",), SAME),               # test ~ tester
     ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
