@@ -70,6 +70,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("꽃병을 냉장고 아래칸에 넣어 줘.", "Vase_FridgeTop_Place", ("꽃병",), OTHER_DESIGNATOR),        # 아래칸: the bottom compartment
     ("Put the menu on the cutter.", "Menu_Guillotine_Place", ("menu",), UNCOMPARABLE),         # two kind-less words: maybe synonyms
     ("Move the poster to the capper.", "Poster_Labeller_Drop", ("poster",), UNCOMPARABLE),     # ... or not: the words cannot say
+    ("Put the kit on the pickup tray.", "Kit_PilotHandover_Release", ("kit",), OTHER_KIND),    # handed to someone, not set down
+    ("키트를 픽업 트레이에 올려 줘.", "Kit_PilotHandover_Release", ("키트",), OTHER_KIND),
+    ("Put the kit on the counter.", "Kit_CounterHandover_Release", ("kit",), SAME),            # the counter's hand-over point
+    ("Hand the kit to the pilot.", "Kit_PilotHandover_Release", ("kit",), SAME),
     ("Load the parcel into the van.", "Parcel_VanCrate_Place", ("parcel",), SAME),              # the van's crate
     ("소포를 트럭에 실어 줘.", "Parcel_DeliveryCrate_Place", ("소포",), UNCOMPARABLE),            # a vehicle holds its crates
 ])
