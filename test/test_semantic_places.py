@@ -45,6 +45,12 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the parcel to the left chute.", "p_parcel_chute_r_place", ("parcel",), OTHER_DESIGNATOR),  # `_r`: the right one
     ("Move the parcel to the oven.", "Parcel_OvenTray_Drop", ("parcel",), SAME),                 # the tray of the oven
     ("Move the pot to the dish pit.", "Pot_Sink_Drop", ("pot",), UNCOMPARABLE),                  # a word no kind: no judgement
+    ("Move the plank to the paint table.", "Plank_GlueStation_Drop", ("plank",), OTHER_WORDS),   # related kinds, other work
+    ("Move the plank to the sanding station.", "Plank_Bench_Drop", ("plank",), UNCOMPARABLE),    # the station's bench, maybe
+    ("Move the plank to the flipping bench.", "Plank_TurningStation_Drop", ("plank",), SAME),     # words for one another
+    ("판자를 도색 테이블에 올려 줘.", "Plank_GlueStation_Drop", ("판자",), UNCOMPARABLE),          # Korean words: no judgement
+    ("판자를 계량대로 옮겨 줘.", "Plank_Drum_Place", ("판자",), OTHER_KIND),                       # 계량대: a scale, not a bin
+    ("판자를 계량대로 옮겨 줘.", "Plank_WeighingStation_Place", ("판자",), SAME),
     ("Move the pot to the measuring station.", "Pot_Gauge_Drop", ("pot",), UNCOMPARABLE),
     ("Move the plank to the test station.", "Plank_Tester_Drop", ("plank",), SAME),               # test ~ tester
     ("Move the plank to position 2.", "Plank_Pos_3", ("plank",), OTHER_DESIGNATOR),
@@ -64,6 +70,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("꽃병을 냉장고 아래칸에 넣어 줘.", "Vase_FridgeTop_Place", ("꽃병",), OTHER_DESIGNATOR),        # 아래칸: the bottom compartment
     ("Put the menu on the cutter.", "Menu_Guillotine_Place", ("menu",), UNCOMPARABLE),         # two kind-less words: maybe synonyms
     ("Move the poster to the capper.", "Poster_Labeller_Drop", ("poster",), UNCOMPARABLE),     # ... or not: the words cannot say
+    ("Put the kit on the pickup tray.", "Kit_PilotHandover_Release", ("kit",), OTHER_KIND),    # handed to someone, not set down
+    ("키트를 픽업 트레이에 올려 줘.", "Kit_PilotHandover_Release", ("키트",), OTHER_KIND),
+    ("Put the kit on the counter.", "Kit_CounterHandover_Release", ("kit",), SAME),            # the counter's hand-over point
+    ("Hand the kit to the pilot.", "Kit_PilotHandover_Release", ("kit",), SAME),
     ("Load the parcel into the van.", "Parcel_VanCrate_Place", ("parcel",), SAME),              # the van's crate
     ("소포를 트럭에 실어 줘.", "Parcel_DeliveryCrate_Place", ("소포",), UNCOMPARABLE),            # a vehicle holds its crates
 ])
@@ -149,6 +159,19 @@ def test_other_words_of_one_kind_need_the_rest_of_the_transfer_named_the_instruc
     # names that follow nothing of the instruction (another object, no source): the other words decide nothing
     unrelated = program([Cycle("sprocket", "shelf", "scrap crate", pick=_RACK, place=_BENCH)], style)
     assert "R-SEM-003" not in _critical(unrelated, "Put the offcut into the firewood crate.")
+
+
+@pytest.mark.parametrize("style", NAMED)
+def test_related_kinds_in_other_words_need_the_rest_of_the_transfer_named_the_instruction_s_way(style) -> None:
+    # a bench may be a station's, but the glue station is not the paint table: the object and source named the
+    # instruction's way, the destination in other words of a related kind
+    wrong = program([Cycle("lantern", "red cart", "glue station", pick=_SAW, place=_BENCH)], style)
+    right = program([Cycle("lantern", "red cart", "paint table", pick=_SAW, place=_BENCH)], style)
+    text = "Move the lantern from the red cart to the paint table."
+    assert "R-SEM-003" in _critical(wrong, text), style
+    assert _critical(right, text) == [], style
+    assert _critical(program([Cycle("lantern", "red cart", "turning station", pick=_SAW, place=_BENCH)], style),
+                     "Move the lantern from the red cart to the flipping bench.") == [], style
 
 
 @pytest.mark.parametrize("style", NAMED)

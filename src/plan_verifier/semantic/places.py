@@ -16,9 +16,9 @@ A place, as an operator or a program names it, is
 | relation | when | example |
 |---|---|---|
 | `same` | the same name, or nothing that tells them apart (a word in common, a label where the other has none) | "bin 3" / `Bin3_Drop`; "the oven" / `OvenTray` |
-| `other_kind` | two known kinds of different families (the lexicon's `family`: a box and a crate are one), different, and no word in common | "slot 2" / `Bin3_Place`; "the table" / "bin 3" |
+| `other_kind` | two known kinds of different families (the lexicon's `family`: a box and a crate are one), different, and no word in common; a hand-over point is the person's | "slot 2" / `Bin3_Place`; "the table" / "bin 3"; "the pickup tray" / `PilotHandover` |
 | `other_designator` | comparable kinds, two labels, sides or colours that differ | "bin 2" / "bin 3"; "table A" / `B_Place` |
-| `other_words` | comparable kinds, and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker` |
+| `other_words` | comparable kinds (one kind or family, or related kinds with no word in common), and free words on both sides of which none correspond | "the PET bin" / `ResidualBin`; "OCV tester" / `LaserMarker`; "paint table" / `GlueStation` |
 | `uncomparable` | one side has no kind and no designator, or only a vague one ("position", `P3`) | "the spot" / `Bin3`; "pallet A" / `pos4` |
 
 The relation says nothing about whether the plan is wrong: the R-SEM rules
@@ -124,6 +124,7 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     letters = _letter(want), _letter(got)
     if None not in letters and letters[0] != letters[1]:
         return Relation(OTHER_DESIGNATOR, f"{letters[1].upper()} against {letters[0].upper()}")  # A and B are two places
+    wk, gk = _handed_over(want, wk, got, gk), _handed_over(got, gk, want, wk)
     if wk in _SINGULAR or gk in _SINGULAR:
         if wk == gk or wk == "operator" and _hands_over(got) or gk == "operator" and _hands_over(want):
             return Relation(SAME)  # "큐레이터 전달 위치" for "큐레이터에게": a hand-over place is where the person takes it
@@ -140,7 +141,9 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         opposed = _opposed(want, got, wk != gk)
         if opposed is not None and not shared:
             return Relation(OTHER_DESIGNATOR, opposed)  # the remake bin is not the dispatch box
-        if (wk == gk or _family(wk, gk)) and _words_differ(want, got):
+        if (wk == gk or _family(wk, gk) or not shared) and _words_differ(want, got):
+            # the PET bin and the residual bin; between related kinds with no word in common too, the paint table and
+            # the glue station: a station may be named by its bench, but not by a bench for another kind of work
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
         if wk != gk and not shared:
             return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
@@ -177,6 +180,15 @@ def _hands_over(place: PlaceRef) -> bool:
         return False
     head = words[-1]
     return head in v.handover_places or (v.en_places.get(head) or v.ko_places.get(head)) in VAGUE
+
+
+def _handed_over(place: PlaceRef, kind: str | None, other: PlaceRef, other_kind: str | None) -> str | None:
+    """A position named for a hand-over ("the pilot hand-over point", `Shop_Handover`) is where a person takes the
+    thing: against a place of a known kind named in other words ("the pickup tray") it counts as that person, so the
+    two are other kinds. Two hand-over points, or a vague place, stay what they were."""
+    if kind not in VAGUE or not _hands_over(place) or other_kind in (None, "operator", *VAGUE) or _hands_over(other):
+        return kind
+    return kind if overlaps(_naming(words_of(place)), _naming(words_of(other))) else "operator"
 
 
 def _vague_apart(want: PlaceRef, got: PlaceRef) -> bool:

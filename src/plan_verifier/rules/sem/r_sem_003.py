@@ -25,9 +25,9 @@ class RSem003(SemanticRule):
     designators + free words (`semantic/places.py`): two known kinds that differ
     (slot 2 and `Bin3_Place`), or one kind with another label, side or colour
     (bin 2 and bin 3, the left and the right jig), is a finding (0.9 from a name,
-    0.8 from a comment); the same kind in other free words ("the PET bin",
-    `ResidualBin`) only when the same transfer names its object or other end the
-    instruction's way (0.75). Kinds of one family (a box and a crate, a jig and a
+    0.8 from a comment); the same kind, or a related one, in other free words
+    ("the PET bin", `ResidualBin`; "paint table", `GlueStation`) only when the
+    same transfer names its object or other end the instruction's way (0.75). Kinds of one family (a box and a crate, a jig and a
     slot: the lexicon's `family`) are no other kind; within a family a reject
     container is still another one. Source and destination swapped is one finding,
     also when only the program's own places show it (it picks up at what the
