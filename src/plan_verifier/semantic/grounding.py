@@ -26,7 +26,8 @@ from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
-from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
+from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, free_words, kind_of, relate,
+                                          words_of)
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -166,18 +167,34 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
             continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
-                    compare_place(place, w.spot).same:
+                    _names_excluded(place, compare_place(place, w.spot)):
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
-                if c.same and c.found is not None and not c.contradicted:
+                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
                     yield f"put anything in {place.text}", t.release.step, c.found
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
+
+
+def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
+    """Is the place the program names that very place the instruction rules out? Nothing telling two places apart is
+    not enough here: "폐기 통 말고 부품 통 A에", "not the scrap bin, bin A" rule out one bin and ask for another of the
+    kind, so the program's place must carry the exclusion's label, side or colour, and one of its own words when it says more
+    than its kind (a program naming only the kind may mean either)."""
+    if not c.same:
+        return False
+    found = c.found.place if c.found is not None else None
+    if found is None:
+        return True  # at the coordinates named
+    if (place.label or place.side) and not (found.label or found.side) or place.color and not found.color:
+        return False
+    mine = free_words(place)
+    return not mine or overlaps(mine, words_of(found))
 
 
 def _carried_by(transfer: Transfer) -> tuple[str, ...]:
