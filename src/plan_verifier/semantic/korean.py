@@ -51,6 +51,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
+#: Nouns of time ("지금은 도색 테이블에 있어"): when something is so, never a thing or a place.
+_TIME_NOUNS = frozenset({"지금", "현재", "이제", "아까", "방금", "오늘"})
 #: Verbs of finishing: "끝나면", "마치고" after a work request order what follows after it.
 _DONE_STEMS = frozenset({"끝나", "마치", "끝내", "완료되"})
 #: Verbs that move the robot itself when what they govern is a place ("A, B 순서로 이동").
@@ -161,6 +163,13 @@ class _Reader:
                 self._flush(None, "", m[i - 1].end if i else mo.start)  # "A통에서 UV box로, 그런데 …": the route stands on its own
                 i = after
                 continue
+            english = self._english_sentence(i) if mo.tag == "SL" and self.cur.empty() and not self.segments else None
+            if english is not None:
+                self._flush(None, "", mo.start)
+                self.out.extend(english[0])
+                self.cur = _Clause()
+                i = english[1]
+                continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
                 continue
@@ -194,6 +203,13 @@ class _Reader:
                 continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
+                continue
+            if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not any(role == "goal" for role, _ in self.cur.places):
+                # "트리밍 스테이션에 있는 테스트 프레싱이야": what the thing named before is, and where it is — a statement,
+                # no task; the noun restates the thing
+                self.cur.objects, self.cur.topics = [], []
+                self._fact(m[i + 1].end)
+                i += 2
                 continue
             if self._is_predicate(i) or mo.tag == "VA" and i + 1 < n and (m[i + 1].tag in ("EF", "EP") or m[i + 1].tag == "EC" and
                                                                        m[i + 1].form not in ("게", "기") and mo.form not in self.v.ko_manner):
@@ -231,12 +247,30 @@ class _Reader:
         k = i
         while k < n and m[k].tag == "SL":
             k += 1
+        words = [x.form.lower() for x in m[i:k]]
+        if k + 1 < n and m[k].tag == "MAG" and m[k].form in self.v.ko_sequence:
+            k += 1  # "screw down 먼저 하고": the order said between the verb and its 하
         if k == i or k >= n or m[k].form != "하" or m[k].tag not in ("XSV", "VV"):
             return None
-        words = [x.form.lower() for x in m[i:k]]
         phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
         action = self.v.en_actions.get(phrase) or self.v.en_actions.get(" ".join(words))
         return (action, k) if action is not None else None
+
+    def _english_sentence(self, i: int) -> tuple[list[Clause], int] | None:
+        """"leg from bin B to the pickup tray, 그것만 하면 돼": a clause written wholly in English — Latin words from `i` to a
+        comma, a full stop or the end, with an English preposition among them and no Korean particle after them — is read
+        by the English reader; its clauses, and the index after it. None when it is no such clause or asks for nothing."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag in ("SL", "SN") and (k == i or m[k - 1].end < m[k].start):
+            k += 1
+        if k < n and m[k].tag not in ("SP", "SF") or k - i < 4 or not any(x.form.lower() in self.v.en_prepositions for x in m[i:k]):
+            return None
+        from plan_verifier.semantic.english import read_clauses as read_english
+
+        start = m[i].start
+        clauses = [replace(c, start=c.start + start, end=c.end + start) for c in read_english(self.text[start:m[k - 1].end])]
+        return (clauses, k) if any(c.action is not None and not c.fact for c in clauses) else None
 
     def _english_final_verb(self, i: int) -> tuple[str, int] | None:
         """"fixture에 place, 그 다음 ... screw down": Korean puts the verb last, so an English action verb (one or two Latin
@@ -358,6 +392,8 @@ class _Reader:
         phrase = _Phrase(list(m[i:j]), self.text[m[i].start:m[j - 1].end]) if j > i else None
         if phrase is None:
             return i + 1
+        if [x.form for x in phrase.morphs] in ([w] for w in _TIME_NOUNS):
+            return j + (1 if j < n and m[j].tag.startswith("J") else 0)  # "지금은": when, no thing
         if len(phrase.morphs) > 1 and phrase.morphs[-1].form in _SERIES and j < n and m[j].tag.startswith("J"):
             # "A, B 순서로": the phrase before 순서 is what to do in the order named
             self.cur.order = "sequence"
@@ -376,7 +412,14 @@ class _Reader:
             self.cur.excluded_places.append(self._place(phrase))  # "자투리 통 아니고", "폐기통 아님": not that place
             return j + 2
         if j < n and m[j].form in ("말", "빼") and j + 1 < n and m[j + 1].form == "고":
+            if phrase.text in ("거", "것") and i >= 2 and m[i - 1].tag == "ETM" and m[i - 2].form in _LOCATIVE_STEMS:
+                # "불량 통에 있는 거 말고 냉각 랙에 있는 거": not the one there — that place is no source of this clause
+                self.cur.places = [(role, p) for role, p in self.cur.places if role != "source"]
+                return j + 2
             if self._is_place(phrase):
+                thing, phrase = self._designated(phrase)
+                if thing is not None:
+                    self._assign(thing, None)  # "착륙 다리 폐기 통 말고": the landing leg, not into the scrap bin
                 self.cur.excluded_places.append(self._place(phrase))  # "3번 통 말고"
             else:
                 self.cur.excluded.append(self._object(phrase))  # "파란 큐브 말고", "초록 블록 빼고"
@@ -428,6 +471,29 @@ class _Reader:
                         and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _designated(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
+        """A place ruled out ("X 말고 Y에") is told from the one asked for by a designator — a colour, a qualifier, a side,
+        a number or a label ("폐기 통", "노란 트레이", "빨간 카트"). Words before the designator that name no place, in a
+        clause that has no object yet, are the thing, its particle left off ("착륙 다리 폐기 통 말고", "battery pack 노란
+        트레이 말고"): the thing and the place; (None, phrase) when the phrase is the place alone ("부품 통 A 말고")."""
+        morphs = phrase.morphs
+        if self.cur.objects or self.cur.topics or self._fetched() or self._designator(morphs[0]):
+            return None, phrase
+        for k in range(1, len(morphs)):
+            if morphs[k - 1].end < morphs[k].start and self._designator(morphs[k]):
+                lead = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                tail = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if any(self._designator(x) for x in morphs[:k]) or self._is_place(lead) or not self._is_place(tail):
+                    return None, phrase
+                return lead, tail
+        return None, phrase
+
+    def _designator(self, mo: Morph) -> bool:
+        """Does this morpheme tell a place from others of its kind (a colour, a qualifier, a side, a number, a label)?"""
+        v = self.v
+        return mo.form in v.ko_colors or mo.form in v.ko_qualifiers or mo.form in v.ko_sides or mo.tag == "SN" or \
+            mo.tag == "SL" and (bool(_LABEL.fullmatch(mo.form)) or mo.form.lower() in v.en_colors or mo.form.lower() in v.en_sides)
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
         """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
@@ -589,6 +655,8 @@ class _Reader:
         adjectival = False
         english = self._english_verb(i) if mo.tag == "SL" else None
         if english is not None:
+            if m[english[1] - 1].tag == "MAG":
+                self._adverb(english[1] - 1)
             stem, j = self.text[mo.start:m[english[1] - 1].end], english[1] + 1
         elif mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
             self._flush(self.v.ko_actions.get(stem), stem, mo.end)  # "B 위치로 이동"
@@ -857,6 +925,8 @@ class _Reader:
             elif (before.action in WORK or before.action == "pick") and before.objects and not cur.objects and \
                     any(role == "goal" for role, _ in cur.places):
                 action = "transfer"  # "DVD 케이스 RFID 찍고 4번 분류함으로": the thing just shown or taken, on to there
+            elif not negated and len(cur.objects + cur.topics) == 1 and any(role == "goal" for role, _ in cur.places):
+                action = "transfer"  # "…한테 주고, 그 다음 GPS module도 bin A에서 pickup tray로": a thing of its own, on to there
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
                 any(role in ("goal", "source") or role == "location" and cur.order for role, _ in cur.places):
             action = "transfer"  # "빨간색 블록 A에서 B로", "와사비 종지 먼저 소스대에": the verb left out, the roles say it all
@@ -921,8 +991,8 @@ class _Reader:
             return place
         lead = []
         for word in words[:-1]:
-            if word in self.v.ko_sides or word in self.v.ko_qualifiers or any(c.isdigit() for c in word):
-                break  # "왼쪽 지그", "출고 상자", "3번 통": the place's own words from here
+            if word in self.v.ko_sides or word in self.v.ko_qualifiers or word in self.v.ko_colors or any(c.isdigit() for c in word):
+                break  # "왼쪽 지그", "출고 상자", "3번 통", "파란 카트": the place's own words from here
             lead.append(word)
         return replace(place, carried=tuple(lead)) if lead else place
 
@@ -1045,7 +1115,8 @@ class _Reader:
                 word = word[len(parts[0].form):]  # "A통에서", "B서랍": a label written onto the place noun (found above)
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
-        color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
+        color = next((v.ko_colors.get(w) or v.en_colors.get(w.lower()) for w in nouns if w in v.ko_colors or w.lower() in v.en_colors), None) or \
+            next((v.ko_colors[x.form] for x in morphs if x.tag == "VA" and x.form in v.ko_colors), None)  # "파란 카트", "green tray"
         words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides and w.lower() not in v.en_sides
                       and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None
