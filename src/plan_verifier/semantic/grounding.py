@@ -170,11 +170,20 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
                     _names_excluded(place, compare_place(place, w.spot)):
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
+        released = False
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
                 if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                    released = True
                     yield f"put anything in {place.text}", t.release.step, c.found
+        if action is None and not released:
+            # "3D 스캐너는 거치지 마", "위 선반은 건드리지 마": no stop there either (the first one said)
+            for visit in activity.visits:
+                c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
+                if _names_excluded(place, c) and c.found is not None:
+                    yield f"stop at {place.text}", visit.step, c.found
+                    break
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
