@@ -27,6 +27,8 @@ class RSem002(SemanticRule):
       A TDL program that carries the object faster than it moves with the
       gripper empty (and above 100 mm/s) does not slow down for it either (0.75);
       nor does one that carries the only object of the instruction no slower.
+      "Quickly", "빨리" and a TDL program that carries the object at a crawl
+      (every carrying move at most 100 mm/s) while it moves faster empty (0.75).
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
@@ -74,6 +76,10 @@ class RSem002(SemanticRule):
                 yield finding
         if not judged:
             for finding in self._faster_loaded(g):
+                judged = True
+                yield finding
+        if not judged:
+            for finding in self._crawling_loaded(g):
                 judged = True
                 yield finding
         firm = [w for k, w in reading.manner if k == "firm"] + [w for p in g.pairs for k, w in p.task.manner if k == "firm"]
@@ -153,6 +159,37 @@ class RSem002(SemanticRule):
                                   0.75, step=step.index, span=step.arg_span(param),
                                   suggestion=f"Carry the object slower than {fmt_number(fastest_empty)} mm/s", manner=word, velocity=v,
                                   limit=fastest_empty)
+                return
+
+    def _crawling_loaded(self, g):
+        """"Quickly", "빨리", "급해" and a TDL program that carries the object at a crawl (100 mm/s at most, every move while
+        it holds it) although it moves faster with the gripper empty: it slows down for the object where it was asked
+        to hurry (0.75). A slow last approach alone is no crawl: the fastest carrying move counts."""
+        if g.activity.format != "tdl":
+            return
+        asked = {id(p.transfer): p.task.manner for p in g.pairs if p.transfer is not None}
+        held_at: set[int] = set()
+        loaded = []
+        for t in g.activity.transfers:
+            if t.release is None:
+                continue
+            inside = [(s, v) for s, v in g.activity.speeds if t.grasp.step.index < s.index < t.release.step.index]
+            held_at.update(s.index for s, _ in inside)
+            fast = [w for k, w in tuple(g.instruction.manner) + tuple(asked.get(id(t), ())) if k == "fast"]
+            if fast and inside:
+                loaded.append((fast[0], max(inside, key=lambda sv: sv[1])))
+        empty = [v for s, v in g.activity.speeds if s.index not in held_at]
+        if not empty:
+            return
+        fastest_empty = max(empty)
+        for word, (step, v) in loaded:
+            if v <= _CRAWL_MM_S and v < fastest_empty:
+                param = "mm_per_sec" if step.command == "SetTaskVelocity" else "velocity"
+                yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
+                                  f"the plan carries it at a crawl, slower than it moves with the gripper empty (up to "
+                                  f"{fmt_number(fastest_empty)} mm/s)", 0.75, step=step.index, span=step.arg_span(param),
+                                  suggestion=f"Carry the object at least as fast as it moves empty ({fmt_number(fastest_empty)} mm/s)",
+                                  manner=word, velocity=v, limit=fastest_empty)
                 return
 
     def _speed(self, manner, speeds):
