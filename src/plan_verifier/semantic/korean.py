@@ -27,6 +27,8 @@ from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
 #: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
 _COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
+#: Relational nouns that, written before a place noun, say which level of it ("위 선반": the upper shelf).
+_LEVELS = {"위": "top", "아래": "bottom", "밑": "bottom"}
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 #: Words for the tasks themselves in a heading that counts them ("작업 두 개:", "두 가지:").
 _TASK_NOUNS = frozenset({"가지", "작업", "일", "건", "개"})
@@ -68,7 +70,7 @@ _CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
 _CONTRAST = frozenset({"그런데", "근데", "하지만", "그러나", "다만", "단"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
-_LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
 
 @dataclass
@@ -460,7 +462,10 @@ class _Reader:
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
-                if self._switches(before, after) or self._packed(before, after):
+                if all(m.form in _RELATIONAL for m in before.morphs) or before.morphs[-1].form in _LEVELS and \
+                        not self._is_place(_Phrase(before.morphs[:-1], "")):
+                    continue  # "아래 선반으로", "망치 위 선반에서": the level is the place's, no thing
+                if self._switches(before, after) or self._packed(before, after) or self._leveled(before, after):
                     return before, after
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
@@ -494,6 +499,12 @@ class _Reader:
         v = self.v
         return mo.form in v.ko_colors or mo.form in v.ko_qualifiers or mo.form in v.ko_sides or mo.tag == "SN" or \
             mo.tag == "SL" and (bool(_LABEL.fullmatch(mo.form)) or mo.form.lower() in v.en_colors or mo.form.lower() in v.en_sides)
+
+    def _leveled(self, before: _Phrase, after: _Phrase) -> bool:
+        """"왕관 위 선반에서": a thing, then a place named with its level (위, 아래) — not the shelf on the crown; the clause has
+        no object yet and the words before name no place."""
+        return after.morphs[0].form in _LEVELS and len(after.morphs) > 1 and self._is_place(after) and not self._is_place(before) \
+            and not self.cur.objects and not self.cur.topics
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
         """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
@@ -840,7 +851,10 @@ class _Reader:
 
     def _fact(self, end: int) -> None:
         segments, self.segments = self.segments, []
+        gathered = self._gathered(segments)
         for segment, segment_end in segments:
+            if gathered:
+                segment.places += [(role, p) for role, p in self.cur.places if role in ("goal", "location")]
             current, self.cur = self.cur, segment
             self._fact_clause(segment_end, alone=False)
             self.cur = current
@@ -860,14 +874,39 @@ class _Reader:
 
     def _flush(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         segments, self.segments = self.segments, []
+        gathered = self._gathered(segments)
         for segment, segment_end in segments:
+            if gathered:
+                segment.places += [(role, p) for role, p in self.cur.places if role in ("goal", "location")]
             current, self.cur = self.cur, segment
             if (action is None or negated) and stem in _LEAVE_STEMS and any(role == "goal" for role, _ in segment.places):
                 self._flush_clause(None, "", segment_end)  # "cardboard는 baler chute로, PET bottle은 그대로 둬": that one goes
             else:
                 self._flush_clause(action, stem, segment_end, negated)
             self.cur = current
+        if gathered:
+            self.next_order = "sequence" if order_after == "sequence" else None
+            self.cur = _Clause()  # its things were the parts before, each now with the place
+            return
         self._flush_clause(action, stem, end, negated, order_after)
+
+    def _put_first(self, obj: ObjectRef) -> bool:
+        """Make the one task before that carries a thing of this noun the first of the tasks; False when none or several."""
+        tasks = [k for k, c in enumerate(self.out) if c.action in _CARRIES | {"pick"} and not c.negated and not c.fact]
+        named = [k for k in tasks if obj.noun is not None and any(o.noun == obj.noun for o in self.out[k].objects)]
+        if len(named) != 1:
+            return False
+        clause = replace(self.out.pop(named[0]), order="first")
+        self.out.insert(tasks[0], clause)
+        return True
+
+    def _gathered(self, segments: list[tuple[_Clause, int]]) -> bool:
+        """"1번 선반에서 샘플 병, 2번 선반에서 라벨 롤, 둘 다 쟁반에 놔": the last part names no thing of its own but all those
+        before ("둘 다", "모두", "전부"), each of which has a thing and no goal — the place is each one's."""
+        cur = self.cur
+        return bool(segments) and bool(cur.objects) and all(o.generic and o.noun is None and o.count not in (None, 0) for o in cur.objects) \
+            and not cur.topics and any(role in ("goal", "location") for role, _ in cur.places) and \
+            all((seg.objects or seg.topics) and not any(role in ("goal", "location") for role, _ in seg.places) for seg, _ in segments)
 
     def _flush_clause(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         cur = self.cur
@@ -906,6 +945,10 @@ class _Reader:
             action = "transfer"
             cur.places.extend(("goal", self._as_place(o)) for o in cur.objects)
             cur.objects, cur.topics = cur.topics, []
+        if action is None and not stem and not negated and cur.order == "first" and not cur.places and not cur.topics and \
+                len(cur.objects) == 1 and self._put_first(cur.objects[0]):
+            self.cur = _Clause()  # "병 먼저.", "병부터.": which of the things named before goes first, no task of its own
+            return
         before = next((c for c in reversed(self.out) if c.action is not None), None)
         if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
                 cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
@@ -937,6 +980,15 @@ class _Reader:
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and len(cur.places) == 1 and \
                 cur.places[0][0] == "goal" and self._carrying(cur.places[0][1]).carried:
             action = "transfer"  # "가로대 왼쪽 지그로, …": a thing and where it goes, its particle left off
+        if negated and action in (None, "touch") and stem not in _LEAVE_STEMS:
+            # "위 선반은 건드리지 마", "3번 선반은 쓰지 마": a place told apart by a designator, not to be touched, is a place
+            # ruled out (a thing left alone stays an object)
+            ruled_out = [o for o in cur.topics + cur.objects if self._designated_place(o)]
+            cur.excluded_places.extend(self._as_place(o) for o in ruled_out)
+            cur.topics = [o for o in cur.topics if o not in ruled_out]
+            cur.objects = [o for o in cur.objects if o not in ruled_out]
+            if ruled_out and not (cur.topics or cur.objects):
+                action = None  # nothing to be put there or taken from there, whatever the verb
         if negated and cur.topics:
             topics = cur.topics  # "병은 그대로 두고": the topic is what to leave alone
         elif cur.objects or action is None:
@@ -978,6 +1030,13 @@ class _Reader:
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
 
+    def _designated_place(self, obj: ObjectRef) -> bool:
+        """Does a noun read as a thing name a place of a known kind with a label, side or colour ("위 선반", "3번 선반")?"""
+        if obj.noun in self.v.object_classes or not self._names_place(obj):
+            return False
+        place = self._as_place(obj)
+        return place.kind in self.v.place_classes and place.kind != "position" and bool(place.label or place.side or place.color)
+
     def _names_place(self, obj: ObjectRef) -> bool:
         """Does a noun read as a thing (a topic, an object) name a place ("포장기", "건조기")?"""
         return self._is_place(_Phrase(list(korean_morphs(obj.text)), obj.text))
@@ -991,7 +1050,8 @@ class _Reader:
             return place
         lead = []
         for word in words[:-1]:
-            if word in self.v.ko_sides or word in self.v.ko_qualifiers or word in self.v.ko_colors or any(c.isdigit() for c in word):
+            if word in self.v.ko_sides or word in self.v.ko_qualifiers or word in self.v.ko_colors or word in _LEVELS or \
+                    any(c.isdigit() for c in word):
                 break  # "왼쪽 지그", "출고 상자", "3번 통", "파란 카트": the place's own words from here
             lead.append(word)
         return replace(place, carried=tuple(lead)) if lead else place
@@ -1101,8 +1161,12 @@ class _Reader:
                 number = mo.form
             elif number is None and _ordinal(morphs, k, v) is not None:
                 number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
-        for word, parts in self._words(phrase):
+        phrase_words = self._words(phrase)
+        for k, (word, parts) in enumerate(phrase_words):
             counter = parts[0].tag == "NNB" and any(_counts_place(m, parts[0], v) for m in morphs)  # "2단" (Kiwi: a bound noun)
+            if word in _LEVELS and not nouns and k + 1 < len(phrase_words) and self._is_place(_Phrase(phrase_words[k + 1][1], "")):
+                side = side or _LEVELS[word]  # "위 선반에서", "아래 선반으로": the upper, the lower shelf
+                continue
             if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") and not counter or word in _RELATIONAL:
                 continue
             glued = glued_label(word, v) if parts[0].tag == "SL" else None
