@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
-from plan_verifier.semantic.language import canon, similar
+from plan_verifier.semantic.language import canon, has_hangul, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
 from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, free_words, kind_of, relate,
@@ -193,17 +193,31 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
 def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
     """Is the place the program names that very place the instruction rules out? Nothing telling two places apart is
     not enough here: "폐기 통 말고 부품 통 A에", "not the scrap bin, bin A" rule out one bin and ask for another of the
-    kind, so the program's place must carry the exclusion's label, side or colour, and one of its own words when it says more
-    than its kind (a program naming only the kind may mean either)."""
+    kind. The exclusion's label, side or colour must be the program's too (or its key, `Pos_1`); without one, its own
+    words must not differ from the program's where both can be compared — a program place told apart by a designator
+    of its own ("부품 통 A") and by words the exclusion does not share is another place."""
     if not c.same:
         return False
     found = c.found.place if c.found is not None else None
     if found is None:
         return True  # at the coordinates named
-    if (place.label or place.side) and not (found.label or found.side) or place.color and not found.color:
-        return False
-    mine = free_words(place)
-    return not mine or overlaps(mine, words_of(found))
+    if place.label or place.side or place.color:
+        return found.key == place.key or bool((found.label or not place.label) and (found.side or not place.side)
+                                              and (found.color or not place.color))
+    mine, theirs = free_words(place), free_words(found)
+    if not mine or overlaps(mine, words_of(found)):
+        return True
+    return not (theirs and _comparable(mine, theirs)) and not (found.label or found.side or found.color)
+
+
+def _comparable(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Can two lists of words be told apart? Hangul against Hangul, and Latin against Latin, always; Hangul against
+    Latin only when every Hangul word has a reading the vocabulary knows ("폐기": scrap; "밀랍" has none here)."""
+    hangul = [w for w in mine + theirs if has_hangul(w)]
+    if not hangul or len(hangul) == len(mine + theirs):
+        return True
+    v = vocabulary()
+    return all(w in v.ko_places or w in v.ko_objects or w in v.ko_qualifiers or w in v.ko_materials or w in v.ko_colors for w in hangul)
 
 
 def _carried_by(transfer: Transfer) -> tuple[str, ...]:

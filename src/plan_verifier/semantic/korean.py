@@ -206,7 +206,8 @@ class _Reader:
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
                 continue
-            if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not any(role == "goal" for role, _ in self.cur.places):
+            if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not self.cur.manner and \
+                    {role for role, _ in self.cur.places} == {"source"}:
                 # "트리밍 스테이션에 있는 테스트 프레싱이야": what the thing named before is, and where it is — a statement,
                 # no task; the noun restates the thing
                 self.cur.objects, self.cur.topics = [], []
@@ -489,8 +490,10 @@ class _Reader:
             if morphs[k - 1].end < morphs[k].start and self._designator(morphs[k]):
                 lead = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 tail = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
-                if any(self._designator(x) for x in morphs[:k]) or self._is_place(lead) or not self._is_place(tail):
-                    return None, phrase
+                nouns = [x for x in morphs[k:] if x.tag in ("NNG", "NNP", "SL") and not self._designator(x)]
+                if any(self._designator(x) for x in morphs[:k]) or self._is_place(lead) or not nouns or \
+                        not self._is_place(_Phrase(nouns, "")):
+                    return None, phrase  # "로드포트 1 말고": the number alone is no place with a noun of its own
                 return lead, tail
         return None, phrase
 
