@@ -26,8 +26,8 @@ from plan_verifier.semantic.instruction import Instruction, Task
 from plan_verifier.semantic.language import canon, has_hangul, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
-from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, free_words, kind_of, relate,
-                                          words_of)
+from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, VAGUE, free_words, kind_of,
+                                          relate, words_of)
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -199,15 +199,17 @@ def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
     if not c.same:
         return False
     found = c.found.place if c.found is not None else None
-    if found is None:
-        return True  # at the coordinates named
+    if found is None or found.kind == "cell":
+        return True  # at the coordinates named; a cell position is the same only by its very name
     if place.label or place.side or place.color:
         return found.key == place.key or bool((found.label or not place.label) and (found.side or not place.side)
                                               and (found.color or not place.color))
     mine, theirs = free_words(place), free_words(found)
-    if not mine or overlaps(mine, words_of(found)):
+    if mine and overlaps(mine, words_of(found)):
         return True
-    return not (theirs and _comparable(mine, theirs)) and not (found.label or found.side or found.color)
+    if kind_of(found) in (None, *VAGUE):
+        return False  # "봉투 묶음 파지 위치": a position, which says nothing of being the wrapper not to be passed
+    return not mine or not (theirs and _comparable(mine, theirs)) and not (found.label or found.side or found.color)
 
 
 def _comparable(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
