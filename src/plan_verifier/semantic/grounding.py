@@ -23,10 +23,11 @@ from typing import Iterable, Sequence
 from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
-from plan_verifier.semantic.language import canon, similar
-from plan_verifier.semantic.matching import matched, overlaps, same_word
+from plan_verifier.semantic.language import canon, has_hangul, similar
+from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
-from plan_verifier.semantic.places import CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, kind_of, relate
+from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, VAGUE, free_words, kind_of,
+                                          relate, words_of)
 from plan_verifier.semantic.program import identifier_places
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -177,33 +178,59 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
             continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
-                    compare_place(place, w.spot).same:
+                    _names_excluded(place, compare_place(place, w.spot)):
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
-        if action is None and not any(t.source is not None and t.source.key == place.key for t in instruction.tasks):
-            # "skip the thermal camera", "don't go via the dryer": a stop there (a hold, a pass under it) is what is ruled out
-            for visit in activity.visits:
-                c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
-                if c.same and c.found is not None and not c.contradicted and _names_all_of(place, c.found.place):
-                    yield f"go to {place.text}", visit.step, c.found
-                    break
+        released = False
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
-                if c.same and c.found is not None and not c.contradicted:
+                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                    released = True
                     yield f"put anything in {place.text}", t.release.step, c.found
+        if action is None and not released:
+            # "3D 스캐너는 거치지 마", "위 선반은 건드리지 마": no stop there either (the first one said)
+            for visit in activity.visits:
+                c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
+                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                    yield f"stop at {place.text}", visit.step, c.found
+                    break
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
 
 
-def _names_all_of(want: PlaceRef, named: PlaceRef | None) -> bool:
-    """Does the program's place say everything the instruction's does (every designator and every word)? A stop is ruled out
-    only at the place itself: "not tag bin A" says nothing against a stop above the left basket, another bin."""
-    if named is None or any(getattr(want, d) is not None and getattr(want, d) != getattr(named, d) for d in ("label", "side", "color")):
+def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
+    """Is the place the program names that very place the instruction rules out? Nothing telling two places apart is
+    not enough here: "폐기 통 말고 부품 통 A에", "not the scrap bin, bin A" rule out one bin and ask for another of the
+    kind. The exclusion's label, side or colour must be the program's too (or its key, `Pos_1`); without one, its own
+    words must not differ from the program's where both can be compared — a program place told apart by a designator
+    of its own ("부품 통 A") and by words the exclusion does not share is another place."""
+    if not c.same:
         return False
-    return bool(want.words) and all(any(same_word(w, n) for n in named.words) or matched((w,), named.words) for w in want.words)
+    found = c.found.place if c.found is not None else None
+    if found is None or found.kind == "cell":
+        return True  # at the coordinates named; a cell position is the same only by its very name
+    if place.label or place.side or place.color:
+        return found.key == place.key or bool((found.label or not place.label) and (found.side or not place.side)
+                                              and (found.color or not place.color))
+    mine, theirs = free_words(place), free_words(found)
+    if mine and overlaps(mine, words_of(found)):
+        return True
+    if kind_of(found) in (None, *VAGUE):
+        return False  # "봉투 묶음 파지 위치": a position, which says nothing of being the wrapper not to be passed
+    return not mine or not (theirs and _comparable(mine, theirs)) and not (found.label or found.side or found.color)
+
+
+def _comparable(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Can two lists of words be told apart? Hangul against Hangul, and Latin against Latin, always; Hangul against
+    Latin only when every Hangul word has a reading the vocabulary knows ("폐기": scrap; "밀랍" has none here)."""
+    hangul = [w for w in mine + theirs if has_hangul(w)]
+    if not hangul or len(hangul) == len(mine + theirs):
+        return True
+    v = vocabulary()
+    return all(w in v.ko_places or w in v.ko_objects or w in v.ko_qualifiers or w in v.ko_materials or w in v.ko_colors for w in hangul)
 
 
 def _carried_by(transfer: Transfer) -> tuple[str, ...]:

@@ -382,8 +382,10 @@ def _fact_key(obj: ObjectRef) -> str:
 
 
 def _with_fact(task: Task, facts: dict[str, PlaceRef]) -> Task:
-    """"The red cube is in bin 3. Move it to the tray": bin 3 is the source."""
-    if task.obj is None or task.source is not None or not task.carries:
+    """"The red cube is in bin 3. Move it to the tray": bin 3 is the source. A hand-over's place with 에서/at may be where
+    the person takes it ("키트를 대여 데스크에서 손님한테 건네주세요. 키트는 부품 서랍 A에 있어요"): where the thing is said to
+    be is its source."""
+    if task.obj is None or task.source is not None and task.action != "handover" or not task.carries:
         return task
     place = facts.get(_fact_key(task.obj)) or facts.get(f":{task.obj.noun}")
     return replace(task, source=place) if place is not None else task

@@ -27,6 +27,8 @@ from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 _NOMINAL = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XPN", "SW"})
 #: Morphemes that join into one noun when written together ("유리"+"컵", "용접"+"기"); numbers and counters do not.
 _COMPOUND = frozenset({"NNG", "NNP", "XSN", "XPN", "SL", "SW"})
+#: Relational nouns that, written before a place noun, say which level of it ("위 선반": the upper shelf).
+_LEVELS = {"위": "top", "아래": "bottom", "밑": "bottom"}
 _RELATIONAL = frozenset({"위", "안", "속", "옆", "앞", "뒤", "아래", "밑", "근처", "상단", "하단", "내부", "위쪽", "아래쪽"})
 #: Words for the tasks themselves in a heading that counts them ("작업 두 개:", "두 가지:").
 _TASK_NOUNS = frozenset({"가지", "작업", "일", "건", "개"})
@@ -51,6 +53,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
+#: Nouns of time ("지금은 도색 테이블에 있어"): when something is so, never a thing or a place.
+_TIME_NOUNS = frozenset({"지금", "현재", "이제", "아까", "방금", "오늘"})
 #: Verbs of finishing: "끝나면", "마치고" after a work request order what follows after it.
 _DONE_STEMS = frozenset({"끝나", "마치", "끝내", "완료되"})
 #: Verbs that move the robot itself when what they govern is a place ("A, B 순서로 이동").
@@ -66,7 +70,7 @@ _CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
 _CONTRAST = frozenset({"그런데", "근데", "하지만", "그러나", "다만", "단"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
-_LABEL = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
 
 @dataclass
@@ -161,6 +165,13 @@ class _Reader:
                 self._flush(None, "", m[i - 1].end if i else mo.start)  # "A통에서 UV box로, 그런데 …": the route stands on its own
                 i = after
                 continue
+            english = self._english_sentence(i) if mo.tag == "SL" and self.cur.empty() and not self.segments else None
+            if english is not None:
+                self._flush(None, "", mo.start)
+                self.out.extend(english[0])
+                self.cur = _Clause()
+                i = english[1]
+                continue
             if mo.tag == "MAG":
                 i = self._adverb(i)
                 continue
@@ -194,6 +205,14 @@ class _Reader:
                 continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
+                continue
+            if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not self.cur.manner and \
+                    {role for role, _ in self.cur.places} == {"source"}:
+                # "트리밍 스테이션에 있는 테스트 프레싱이야": what the thing named before is, and where it is — a statement,
+                # no task; the noun restates the thing
+                self.cur.objects, self.cur.topics = [], []
+                self._fact(m[i + 1].end)
+                i += 2
                 continue
             if self._is_predicate(i) or mo.tag == "VA" and i + 1 < n and (m[i + 1].tag in ("EF", "EP") or m[i + 1].tag == "EC" and
                                                                        m[i + 1].form not in ("게", "기") and mo.form not in self.v.ko_manner):
@@ -231,12 +250,30 @@ class _Reader:
         k = i
         while k < n and m[k].tag == "SL":
             k += 1
+        words = [x.form.lower() for x in m[i:k]]
+        if k + 1 < n and m[k].tag == "MAG" and m[k].form in self.v.ko_sequence:
+            k += 1  # "screw down 먼저 하고": the order said between the verb and its 하
         if k == i or k >= n or m[k].form != "하" or m[k].tag not in ("XSV", "VV"):
             return None
-        words = [x.form.lower() for x in m[i:k]]
         phrase = " ".join(words[:-1] + [verb_lemma(words[-1])])
         action = self.v.en_actions.get(phrase) or self.v.en_actions.get(" ".join(words))
         return (action, k) if action is not None else None
+
+    def _english_sentence(self, i: int) -> tuple[list[Clause], int] | None:
+        """"leg from bin B to the pickup tray, 그것만 하면 돼": a clause written wholly in English — Latin words from `i` to a
+        comma, a full stop or the end, with an English preposition among them and no Korean particle after them — is read
+        by the English reader; its clauses, and the index after it. None when it is no such clause or asks for nothing."""
+        m, n = self.m, len(self.m)
+        k = i
+        while k < n and m[k].tag in ("SL", "SN") and (k == i or m[k - 1].end < m[k].start):
+            k += 1
+        if k < n and m[k].tag not in ("SP", "SF") or k - i < 4 or not any(x.form.lower() in self.v.en_prepositions for x in m[i:k]):
+            return None
+        from plan_verifier.semantic.english import read_clauses as read_english
+
+        start = m[i].start
+        clauses = [replace(c, start=c.start + start, end=c.end + start) for c in read_english(self.text[start:m[k - 1].end])]
+        return (clauses, k) if any(c.action is not None and not c.fact for c in clauses) else None
 
     def _english_final_verb(self, i: int) -> tuple[str, int] | None:
         """"fixture에 place, 그 다음 ... screw down": Korean puts the verb last, so an English action verb (one or two Latin
@@ -358,6 +395,8 @@ class _Reader:
         phrase = _Phrase(list(m[i:j]), self.text[m[i].start:m[j - 1].end]) if j > i else None
         if phrase is None:
             return i + 1
+        if [x.form for x in phrase.morphs] in ([w] for w in _TIME_NOUNS):
+            return j + (1 if j < n and m[j].tag.startswith("J") else 0)  # "지금은": when, no thing
         if len(phrase.morphs) > 1 and phrase.morphs[-1].form in _SERIES and j < n and m[j].tag.startswith("J"):
             # "A, B 순서로": the phrase before 순서 is what to do in the order named
             self.cur.order = "sequence"
@@ -376,7 +415,14 @@ class _Reader:
             self.cur.excluded_places.append(self._place(phrase))  # "자투리 통 아니고", "폐기통 아님": not that place
             return j + 2
         if j < n and m[j].form in ("말", "빼") and j + 1 < n and m[j + 1].form == "고":
+            if phrase.text in ("거", "것") and i >= 2 and m[i - 1].tag == "ETM" and m[i - 2].form in _LOCATIVE_STEMS:
+                # "불량 통에 있는 거 말고 냉각 랙에 있는 거": not the one there — that place is no source of this clause
+                self.cur.places = [(role, p) for role, p in self.cur.places if role != "source"]
+                return j + 2
             if self._is_place(phrase):
+                thing, phrase = self._designated(phrase)
+                if thing is not None:
+                    self._assign(thing, None)  # "착륙 다리 폐기 통 말고": the landing leg, not into the scrap bin
                 self.cur.excluded_places.append(self._place(phrase))  # "3번 통 말고"
             else:
                 self.cur.excluded.append(self._object(phrase))  # "파란 큐브 말고", "초록 블록 빼고"
@@ -417,7 +463,10 @@ class _Reader:
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
-                if self._switches(before, after) or self._packed(before, after):
+                if all(m.form in _RELATIONAL for m in before.morphs) or before.morphs[-1].form in _LEVELS and \
+                        not self._is_place(_Phrase(before.morphs[:-1], "")):
+                    continue  # "아래 선반으로", "망치 위 선반에서": the level is the place's, no thing
+                if self._switches(before, after) or self._packed(before, after) or self._leveled(before, after):
                     return before, after
                 named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL", "NP")
                          or parts[0].tag == "NNB" and w not in _COUNTERS and w not in ("번", "번째", "째")]
@@ -428,6 +477,37 @@ class _Reader:
                         and self._stands_alone(before, after):
                     return before, after
         return None, phrase
+
+    def _designated(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
+        """A place ruled out ("X 말고 Y에") is told from the one asked for by a designator — a colour, a qualifier, a side,
+        a number or a label ("폐기 통", "노란 트레이", "빨간 카트"). Words before the designator that name no place, in a
+        clause that has no object yet, are the thing, its particle left off ("착륙 다리 폐기 통 말고", "battery pack 노란
+        트레이 말고"): the thing and the place; (None, phrase) when the phrase is the place alone ("부품 통 A 말고")."""
+        morphs = phrase.morphs
+        if self.cur.objects or self.cur.topics or self._fetched() or self._designator(morphs[0]):
+            return None, phrase
+        for k in range(1, len(morphs)):
+            if morphs[k - 1].end < morphs[k].start and self._designator(morphs[k]):
+                lead = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                tail = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                nouns = [x for x in morphs[k:] if x.tag in ("NNG", "NNP", "SL") and not self._designator(x)]
+                if any(self._designator(x) for x in morphs[:k]) or self._is_place(lead) or not nouns or \
+                        not self._is_place(_Phrase(nouns, "")):
+                    return None, phrase  # "로드포트 1 말고": the number alone is no place with a noun of its own
+                return lead, tail
+        return None, phrase
+
+    def _designator(self, mo: Morph) -> bool:
+        """Does this morpheme tell a place from others of its kind (a colour, a qualifier, a side, a number, a label)?"""
+        v = self.v
+        return mo.form in v.ko_colors or mo.form in v.ko_qualifiers or mo.form in v.ko_sides or mo.tag == "SN" or \
+            mo.tag == "SL" and (bool(_LABEL.fullmatch(mo.form)) or mo.form.lower() in v.en_colors or mo.form.lower() in v.en_sides)
+
+    def _leveled(self, before: _Phrase, after: _Phrase) -> bool:
+        """"왕관 위 선반에서": a thing, then a place named with its level (위, 아래) — not the shelf on the crown; the clause has
+        no object yet and the words before name no place."""
+        return after.morphs[0].form in _LEVELS and len(after.morphs) > 1 and self._is_place(after) and not self._is_place(before) \
+            and not self.cur.objects and not self.cur.topics
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
         """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
@@ -589,6 +669,8 @@ class _Reader:
         adjectival = False
         english = self._english_verb(i) if mo.tag == "SL" else None
         if english is not None:
+            if m[english[1] - 1].tag == "MAG":
+                self._adverb(english[1] - 1)
             stem, j = self.text[mo.start:m[english[1] - 1].end], english[1] + 1
         elif mo.tag in ("NNG", "NNP") and (i + 1 == n or m[i + 1].tag in ("SF", "SP", "SE")):
             self._flush(self.v.ko_actions.get(stem), stem, mo.end)  # "B 위치로 이동"
@@ -772,7 +854,10 @@ class _Reader:
 
     def _fact(self, end: int) -> None:
         segments, self.segments = self.segments, []
+        gathered = self._gathered(segments)
         for segment, segment_end in segments:
+            if gathered:
+                segment.places += [(role, p) for role, p in self.cur.places if role in ("goal", "location")]
             current, self.cur = self.cur, segment
             self._fact_clause(segment_end, alone=False)
             self.cur = current
@@ -792,14 +877,39 @@ class _Reader:
 
     def _flush(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         segments, self.segments = self.segments, []
+        gathered = self._gathered(segments)
         for segment, segment_end in segments:
+            if gathered:
+                segment.places += [(role, p) for role, p in self.cur.places if role in ("goal", "location")]
             current, self.cur = self.cur, segment
             if (action is None or negated) and stem in _LEAVE_STEMS and any(role == "goal" for role, _ in segment.places):
                 self._flush_clause(None, "", segment_end)  # "cardboard는 baler chute로, PET bottle은 그대로 둬": that one goes
             else:
                 self._flush_clause(action, stem, segment_end, negated)
             self.cur = current
+        if gathered:
+            self.next_order = "sequence" if order_after == "sequence" else None
+            self.cur = _Clause()  # its things were the parts before, each now with the place
+            return
         self._flush_clause(action, stem, end, negated, order_after)
+
+    def _put_first(self, obj: ObjectRef) -> bool:
+        """Make the one task before that carries a thing of this noun the first of the tasks; False when none or several."""
+        tasks = [k for k, c in enumerate(self.out) if c.action in _CARRIES | {"pick"} and not c.negated and not c.fact]
+        named = [k for k in tasks if obj.noun is not None and any(o.noun == obj.noun for o in self.out[k].objects)]
+        if len(named) != 1:
+            return False
+        clause = replace(self.out.pop(named[0]), order="first")
+        self.out.insert(tasks[0], clause)
+        return True
+
+    def _gathered(self, segments: list[tuple[_Clause, int]]) -> bool:
+        """"1번 선반에서 샘플 병, 2번 선반에서 라벨 롤, 둘 다 쟁반에 놔": the last part names no thing of its own but all those
+        before ("둘 다", "모두", "전부"), each of which has a thing and no goal — the place is each one's."""
+        cur = self.cur
+        return bool(segments) and bool(cur.objects) and all(o.generic and o.noun is None and o.count not in (None, 0) for o in cur.objects) \
+            and not cur.topics and any(role in ("goal", "location") for role, _ in cur.places) and \
+            all((seg.objects or seg.topics) and not any(role in ("goal", "location") for role, _ in seg.places) for seg, _ in segments)
 
     def _flush_clause(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         cur = self.cur
@@ -838,6 +948,10 @@ class _Reader:
             action = "transfer"
             cur.places.extend(("goal", self._as_place(o)) for o in cur.objects)
             cur.objects, cur.topics = cur.topics, []
+        if action is None and not stem and not negated and cur.order == "first" and not cur.places and not cur.topics and \
+                len(cur.objects) == 1 and self._put_first(cur.objects[0]):
+            self.cur = _Clause()  # "병 먼저.", "병부터.": which of the things named before goes first, no task of its own
+            return
         before = next((c for c in reversed(self.out) if c.action is not None), None)
         if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
                 cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
@@ -857,6 +971,8 @@ class _Reader:
             elif (before.action in WORK or before.action == "pick") and before.objects and not cur.objects and \
                     any(role == "goal" for role, _ in cur.places):
                 action = "transfer"  # "DVD 케이스 RFID 찍고 4번 분류함으로": the thing just shown or taken, on to there
+            elif not negated and len(cur.objects + cur.topics) == 1 and any(role == "goal" for role, _ in cur.places):
+                action = "transfer"  # "…한테 주고, 그 다음 GPS module도 bin A에서 pickup tray로": a thing of its own, on to there
         elif action is None and not stem and not negated and len(cur.objects + cur.topics) == 1 and \
                 any(role in ("goal", "source") or role == "location" and cur.order for role, _ in cur.places):
             action = "transfer"  # "빨간색 블록 A에서 B로", "와사비 종지 먼저 소스대에": the verb left out, the roles say it all
@@ -867,6 +983,15 @@ class _Reader:
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and len(cur.places) == 1 and \
                 cur.places[0][0] == "goal" and self._carrying(cur.places[0][1]).carried:
             action = "transfer"  # "가로대 왼쪽 지그로, …": a thing and where it goes, its particle left off
+        if negated and action in (None, "touch") and stem not in _LEAVE_STEMS:
+            # "위 선반은 건드리지 마", "3번 선반은 쓰지 마": a place told apart by a designator, not to be touched, is a place
+            # ruled out (a thing left alone stays an object)
+            ruled_out = [o for o in cur.topics + cur.objects if self._designated_place(o)]
+            cur.excluded_places.extend(self._as_place(o) for o in ruled_out)
+            cur.topics = [o for o in cur.topics if o not in ruled_out]
+            cur.objects = [o for o in cur.objects if o not in ruled_out]
+            if ruled_out and not (cur.topics or cur.objects):
+                action = None  # nothing to be put there or taken from there, whatever the verb
         if negated and cur.topics:
             topics = cur.topics  # "병은 그대로 두고": the topic is what to leave alone
         elif cur.objects or action is None:
@@ -908,6 +1033,13 @@ class _Reader:
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
 
+    def _designated_place(self, obj: ObjectRef) -> bool:
+        """Does a noun read as a thing name a place of a known kind with a label, side or colour ("위 선반", "3번 선반")?"""
+        if obj.noun in self.v.object_classes or not self._names_place(obj):
+            return False
+        place = self._as_place(obj)
+        return place.kind in self.v.place_classes and place.kind != "position" and bool(place.label or place.side or place.color)
+
     def _names_place(self, obj: ObjectRef) -> bool:
         """Does a noun read as a thing (a topic, an object) name a place ("포장기", "건조기")?"""
         return self._is_place(_Phrase(list(korean_morphs(obj.text)), obj.text))
@@ -921,8 +1053,9 @@ class _Reader:
             return place
         lead = []
         for word in words[:-1]:
-            if word in self.v.ko_sides or word in self.v.ko_qualifiers or any(c.isdigit() for c in word):
-                break  # "왼쪽 지그", "출고 상자", "3번 통": the place's own words from here
+            if word in self.v.ko_sides or word in self.v.ko_qualifiers or word in self.v.ko_colors or word in _LEVELS or \
+                    any(c.isdigit() for c in word):
+                break  # "왼쪽 지그", "출고 상자", "3번 통", "파란 카트": the place's own words from here
             lead.append(word)
         return replace(place, carried=tuple(lead)) if lead else place
 
@@ -1031,8 +1164,12 @@ class _Reader:
                 number = mo.form
             elif number is None and _ordinal(morphs, k, v) is not None:
                 number = str(_ordinal(morphs, k, v))  # "세 번째 통": the third bin is bin 3
-        for word, parts in self._words(phrase):
+        phrase_words = self._words(phrase)
+        for k, (word, parts) in enumerate(phrase_words):
             counter = parts[0].tag == "NNB" and any(_counts_place(m, parts[0], v) for m in morphs)  # "2단" (Kiwi: a bound noun)
+            if word in _LEVELS and not nouns and k + 1 < len(phrase_words) and self._is_place(_Phrase(phrase_words[k + 1][1], "")):
+                side = side or _LEVELS[word]  # "위 선반에서", "아래 선반으로": the upper, the lower shelf
+                continue
             if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") and not counter or word in _RELATIONAL:
                 continue
             glued = glued_label(word, v) if parts[0].tag == "SL" else None
@@ -1045,7 +1182,8 @@ class _Reader:
                 word = word[len(parts[0].form):]  # "A통에서", "B서랍": a label written onto the place noun (found above)
             side = side or v.ko_sides.get(word) or v.en_sides.get(word.lower())
             nouns.append(word)
-        color = next((v.ko_colors[w] for w in nouns if w in v.ko_colors), None)
+        color = next((v.ko_colors.get(w) or v.en_colors.get(w.lower()) for w in nouns if w in v.ko_colors or w.lower() in v.en_colors), None) or \
+            next((v.ko_colors[x.form] for x in morphs if x.tag == "VA" and x.form in v.ko_colors), None)  # "파란 카트", "green tray"
         words = tuple(w.lower() for w in nouns if w not in v.ko_colors and w not in v.ko_sides and w.lower() not in v.en_sides
                       and w.lower() not in v.en_colors)
         kind = v.ko_places.get(" ".join(nouns[-2:])) if len(nouns) > 1 else None

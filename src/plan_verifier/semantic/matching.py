@@ -111,6 +111,8 @@ def _translates(korean: str, english: str) -> bool:
         if cls is not None and other is not None:
             # the vocabulary knows both: 트레이 is a tray, and no sound alike makes it a drawer
             return cls == other
+    if frozenset((korean, english)) in v.qualifier_pairs:
+        return True  # "폐기" / scrap, "불량" / reject: words of one qualifier group, written in either language
     if len(korean) > 2 and korean[0] in _KOREAN_PREFIXES and english.startswith(_KOREAN_PREFIXES[korean[0]]):
         # "재라벨" / relabel, "재포장" / repack: the Sino-Korean prefix and the English one, then the word itself
         rest = english[len(_KOREAN_PREFIXES[korean[0]]):].lstrip("-")
