@@ -614,12 +614,13 @@ def _modifiers_differ(want: ObjectRef, got: ObjectRef) -> bool:
 
 def _open_nouns_differ(want: ObjectRef, got: ObjectRef) -> bool:
     """Two object nouns (English, no vocabulary class needed) of which no word corresponds: the sourdough and a baguette."""
-    if want.noun is None or got.noun is None or not want.words or not got.words or not got.noun.isalpha():
+    if want.noun is None or got.noun is None or not want.words or not got.noun.isalpha():
         return False
-    if any(not w.isascii() for w in (*want.words, *got.words)) or not _head_noun(got.noun) or not _head_noun(want.words[-1]):
+    words = got.words or (got.noun,)  # `p_bushing_in_pallet_pick`: a name's noun, no words of its own
+    if any(not w.isascii() for w in (*want.words, *words)) or not _head_noun(got.noun) or not _head_noun(want.words[-1]):
         # (a comment's "끈 묶음" is a string by the vocabulary's class, in words nobody can compare with "lace pack")
         return False
-    return not overlaps(want.words, got.words) and not overlaps(want.words, (got.noun,))
+    return not overlaps(want.words, words) and not overlaps(want.words, (got.noun,))
 
 
 @functools.lru_cache(maxsize=4096)

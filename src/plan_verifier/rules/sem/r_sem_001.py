@@ -61,7 +61,7 @@ class RSem001(SemanticRule):
             if sure is not None and object_in_place(task):
                 unverified.append(f"the {want}: the instruction's words for it are part of a place's name")
             elif sure is not None and c.relation == OTHER_WORDS and c.found is not None and c.found.obj is not None and \
-                    overlaps(c.found.obj.words, text_nouns(g.instruction.text)):
+                    overlaps(c.found.obj.words or (c.found.obj.noun,), text_nouns(g.instruction.text)):
                 # the instruction names the plan's thing too ("Sample jar's label smudged …"): the reader took another word
                 # of it for the object
                 unverified.append(f"the {want}: the plan names the {c.found.obj.describe()} ({quote(c.found)}), which the "
