@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import functools
+
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
@@ -205,20 +207,27 @@ class RSem005(SemanticRule):
 def _names_inspection(activity, transfer=None) -> bool:
     """Does any move of the program (of the `transfer` while it holds the thing) name an inspection (scan, check, 검사) or
     an instrument (a scanner, a camera, a tester, a scale)? Then an inspection the reader cannot place may be that one."""
-    v = vocabulary()
-    verbs = {w for w, a in (*v.en_actions.items(), *v.ko_actions.items()) if a == "inspect" and " " not in w and len(w) > 1}
-    instruments = {w for table, classes in ((v.en_places, ("reader", "tester", "scale")), (v.ko_places, ("reader", "tester", "scale")),
-                                            (v.en_objects, ("camera",)), (v.ko_objects, ("camera",)))
-                   for w, c in table.items() if c in classes}
+    words_of_inspection = _inspection_words()
     for visit in activity.visits:
         if transfer is not None and not (transfer.grasp.step.index < visit.step.index and
                                          (transfer.release is None or visit.step.index < transfer.release.step.index)):
             continue
         for named in (*visit.names, *visit.places):
             words = {noun_lemma(w.lower()) for w in identifier_words(named.quote)} | set(named.quote.lower().split())
-            if words & (verbs | instruments) or any(w in named.quote for w in verbs | instruments if not w.isascii()):
+            if words & words_of_inspection or any(w in named.quote for w in words_of_inspection if not w.isascii()):
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=1)
+def _inspection_words() -> frozenset[str]:
+    """The vocabulary's one-word verbs of inspecting (scan, check, 검사) and its instruments (scanner, camera, tester, scale)."""
+    v = vocabulary()
+    verbs = {w for w, a in (*v.en_actions.items(), *v.ko_actions.items()) if a == "inspect" and " " not in w and len(w) > 1}
+    instruments = {w for table, classes in ((v.en_places, ("reader", "tester", "scale")), (v.ko_places, ("reader", "tester", "scale")),
+                                            (v.en_objects, ("camera",)), (v.ko_objects, ("camera",)))
+                   for w, c in table.items() if c in classes}
+    return frozenset(verbs | instruments)
 
 
 def _work_carrier(task, pairs):
