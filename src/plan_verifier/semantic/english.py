@@ -13,7 +13,6 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
