@@ -142,6 +142,9 @@ def test_rule_case(data: dict, case: dict) -> None:
     if rule.category is not Category.SYNTAX:
         syntax = [f"{f.rule_id}: {f.message}" for f in report.findings if f.category is Category.SYNTAX and f.severity is Severity.CRITICAL]
         assert not syntax, f"case must parse so that {rule_id} runs: {syntax}"
+    if rule_id != "R-SYS-001":
+        crashed = [f.message for f in report.findings if f.rule_id == "R-SYS-001"]
+        assert not crashed, f"a rule failed on this case (fail closed, but a defect): {crashed}"
     got = [f for f in report.findings if f.rule_id == rule_id]
     expected = case.get("expect") or []
     assert len(got) == len(expected), f"expected {len(expected)} {rule_id} findings, got {[(f.severity.value, f.span, f.message) for f in got]}"

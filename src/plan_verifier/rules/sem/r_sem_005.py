@@ -140,7 +140,8 @@ class RSem005(SemanticRule):
                 judged = True
                 yield self.judged(f"Missing step: the instruction asks to {said_task} ({said(text[task.start:task.end])}), but the plan "
                                   "never does", 0.9, suggestion=f"Add the {said_task} step", missing=said_task)
-            elif task.at is None and task.action == "inspect":
+                continue
+            if task.at is None and task.action == "inspect":
                 carrier = _work_carrier(task, g.pairs)
                 if carrier is not None and carrier.transfer is not None and _names_inspection(activity, carrier.transfer):
                     continue  # held at a scanner, a camera … on its way: that is the inspection
