@@ -76,6 +76,17 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Hand the kit to the pilot.", "Kit_PilotHandover_Release", ("kit",), SAME),
     ("Load the parcel into the van.", "Parcel_VanCrate_Place", ("parcel",), SAME),              # the van's crate
     ("소포를 트럭에 실어 줘.", "Parcel_DeliveryCrate_Place", ("소포",), UNCOMPARABLE),            # a vehicle holds its crates
+    # related kinds each told by something of its own, nothing in common: two places (weak, as other words are)
+    ("Put the file on shelf A.", "File_RecordDrawerUpper_Place", ("file",), OTHER_WORDS),
+    ("Put the file in the spare box.", "p_file_drawer_1_place", ("file",), OTHER_WORDS),
+    ("Put the file on the top shelf.", "File_DrawerTop_Place", ("file",), SAME),                # the top one on both
+    ("Put the file on shelf 2.", "File_DrawerB_Place", ("file",), UNCOMPARABLE),                # a number and a letter
+    ("Move the plate to the plate nest.", "pn_lo", ("plate",), UNCOMPARABLE),                   # abbreviations: anything
+    ("파일을 반납 상자에 넣어.", "File_ReturnsDrawer_Place", ("파일",), UNCOMPARABLE),            # Korean words: no judgement
+    # a known kind against a place the vocabulary has no kind for, both described in words none of which correspond
+    ("Move the bow to the rehairing vise.", "Bow_PolishingWheel_Place", ("bow",), OTHER_WORDS),
+    ("Move the bow to the vise.", "Bow_PolishingWheel_Place", ("bow",), UNCOMPARABLE),          # the vise alone: maybe its wheel
+    ("Move the bow to the rehairing vise.", "Bow_Wheel_Place", ("bow",), UNCOMPARABLE),
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)
@@ -111,6 +122,21 @@ def test_an_object_named_like_a_place_is_the_object() -> None:
     assert obj.noun == "tray" and obj.words == ("muffin", "tray")
     [(obj, _)] = name_objects("CylCell_OcvTester_Grasp", ("pouch", "cell"))
     assert obj.words == ("cyl", "cell")
+
+
+def test_a_name_that_says_nothing_of_the_asked_thing_names_its_own_in_one_compound() -> None:
+    [(obj, known)] = name_objects("p_spare_knob_shelf_1_pick", ("brass", "hinge"))
+    assert (obj.noun, obj.words, known) == ("knob", ("spare", "knob"), False)
+    [(obj, _)] = name_objects("SpareKnob_Shelf1_Grasp", ("경첩",))
+    assert obj.words == ("spare", "knob")
+
+
+def test_a_side_after_a_place_in_a_name_is_that_place_s() -> None:
+    from plan_verifier.semantic.names import identifier_evidence
+
+    objects, places = identifier_evidence("p_coupon_cart_right_pick")
+    assert [o.noun for o, _ in objects] == ["coupon"] and [(p.kind, p.side) for p in places] == [("cart", "right")]
+    assert [(p.kind, p.side) for p in identifier_evidence("p_tray_left_bin_pick")[1]] == [("tray", None), ("bin", "left")]
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [

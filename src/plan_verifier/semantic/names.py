@@ -62,8 +62,13 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
         if kind is not None and lemma not in ("pos", "position", "point", "place", "target", "spot", "location", "end") or \
                 kind is not None and nxt.isdigit():
             label = nxt if nxt.isdigit() or (len(nxt) == 1 and nxt.isupper()) else None
-            places.append(PlaceRef(raw + (f" {label}" if label else ""), place_key(kind, label, None, lemma), kind, label.lower() if label else None))
-            i += 2 if label else 1
+            then = words[i + 2].lower() if i + 2 < len(words) else ""
+            # `p_coupon_cart_right_pick`: a side after the place is its side, unless it goes with the place after it
+            side = v.en_sides.get(nxt.lower()) if label is None and not v.en_places.get(noun_lemma(then) if then.isalpha() else then) else None
+            after_kind = label or (nxt if side else None)
+            places.append(PlaceRef(raw + (f" {after_kind}" if after_kind else ""), place_key(kind, label, side, lemma), kind,
+                                   label.lower() if label else None, side))
+            i += 2 if after_kind else 1
             continue
         if low in v.en_sides and nxt.lower() in ("side", "") :
             places.append(PlaceRef(raw, low, "position", None, low))
@@ -503,6 +508,11 @@ def name_objects(name: str, carried: tuple[str, ...] = ()) -> tuple[tuple[Object
     read = identifier_evidence(name)[0]
     tokens = _tokens(name, carried)
     span = [k for k in sorted(_object_span(tokens, carried)) if tokens[k][2] == "word"] if carried else []
+    if carried and not span:
+        # nothing the instruction or the vocabulary calls the thing: the name's own words for one, read as the name writes
+        # them when they stand together (`p_ebony_wedge_drawer_1_pick`: an ebony wedge, not "ebony" and "wedge" apart)
+        own = sorted(k for k in _object_span(tokens, ()) if tokens[k][2] == "word")
+        span = own if own and own[-1] - own[0] + 1 == len(own) else []
     if not span:
         return read
     v = vocabulary()

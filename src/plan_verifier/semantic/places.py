@@ -145,6 +145,10 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
             # the PET bin and the residual bin; between related kinds with no word in common too, the paint table and
             # the glue station: a station may be named by its bench, but not by a bench for another kind of work
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
+        if wk != gk and not shared and _named_apart(want, got):
+            # the offcut box and `drawer_1`, shelf A and `MapDrawerUpper`: kinds that may name one place, each told by
+            # something of its own and nothing in common
+            return Relation(OTHER_WORDS, f"{got.text} against {want.text}")
         if wk != gk and not shared:
             return Relation(UNCOMPARABLE, f"{gk} and {wk} may be one place")  # the measuring station and its gauge stand
         if wk == gk and _readable(free_words(want)) and not free_words(got) and (got.label or got.side) and not (want.label or want.side):
@@ -164,10 +168,36 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(SAME)  # "position 2" and "seam 2": two ways to name one place
     if shared:
         return Relation(SAME)
+    if wk is not None and wk not in VAGUE and gk is None and _described(want) and _described(got):
+        # the rehairing vise and a "polishing wheel": a place of a known kind and one the vocabulary has no kind for, each
+        # named in words of its own (a modifier and a head) of which none correspond
+        return Relation(OTHER_WORDS, f"{got.text} against {want.text}")
     # One side vague or unnamed, a kind the other names in words the vocabulary cannot place, or two places the
     # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
     # words alone cannot tell apart): nothing to compare.
     return Relation(UNCOMPARABLE)
+
+
+def _named_apart(want: PlaceRef, got: PlaceRef) -> bool:
+    """Is each place told by something of its own — a label, a side, a colour or readable free words — and none of it the other's
+    (one label, side or colour on both; a number against a letter, two systems that never contradict, count as one)?"""
+    def own(p: PlaceRef) -> bool:
+        return bool(p.label or p.side or p.color) or _spelled_out(free_words(p))
+    common = (want.label and got.label and (canon(want.label) == canon(got.label) or _label_systems_differ(want, got))
+              or _side(want) and _side(want) == _side(got) or want.color and want.color == got.color)
+    return own(want) and own(got) and not common
+
+
+def _described(place: PlaceRef) -> bool:
+    """Named in English words that make a description: a word or more before a head noun ("polishing wheel")."""
+    return len(place.words) >= 2 and _spelled_out(place.words)
+
+
+def _spelled_out(words: tuple[str, ...]) -> bool:
+    """English words written out, the dictionary's or longer ones spelled like words ("offcut", "rehairing"), not
+    abbreviations (`pn`, `stn`, `frdg`) nor Korean, which may stand for anything."""
+    return bool(words) and all(w.isascii() and w.isalpha() and len(w) >= 3 and
+                               (is_english(w) or _known(w) or len(w) >= 5 and sum(c in "aeiouy" for c in w) >= 2) for w in words)
 
 
 def _hands_over(place: PlaceRef) -> bool:
