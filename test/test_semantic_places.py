@@ -87,6 +87,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the bow to the rehairing vise.", "Bow_PolishingWheel_Place", ("bow",), OTHER_WORDS),
     ("Move the bow to the vise.", "Bow_PolishingWheel_Place", ("bow",), UNCOMPARABLE),          # the vise alone: maybe its wheel
     ("Move the bow to the rehairing vise.", "Bow_Wheel_Place", ("bow",), UNCOMPARABLE),
+    # a mat is a support laid on a bench or in a tray
+    ("Put the kit on the counter.", "Kit_CounterMat_Release", ("kit",), SAME),
+    ("Hand the kit to the pilot.", "Kit_FeltMat_Release", ("kit",), OTHER_KIND),
+    ("키트를 손님한테 건네 줘.", "Kit_CounterMat_Release", ("키트",), OTHER_KIND),
 ])
 def test_relations(instruction, name, carried, relation) -> None:
     want = _destination(instruction)

@@ -574,7 +574,9 @@ def _compare_objects(want: ObjectRef, evidence: list[Named], known: set[str], co
     if unrelated and len(unrelated) == len(others) and want.noun in vocabulary().object_classes:
         return Comparison(OTHER_CLASS, _best(unrelated), "another object")
     nouns = [n for n in evidence if _open_nouns_differ(want, n.obj)]
-    if nouns and len(nouns) == len(evidence):
+    # a comment in another script than the instruction's words ("장부" against "deed folder") says nothing either way
+    comparable = [n for n in evidence if not _other_script(want, n.obj)]
+    if nouns and len(nouns) == len(comparable):
         best = _best(nouns)
         return Comparison(OTHER_WORDS, best, f"{best.obj.noun} against {want.noun}")
     partial = [n for n in evidence if _named_in_part(want, n)]
