@@ -112,6 +112,8 @@ def test_relations(instruction, name, carried, relation) -> None:
     ("p_chute_offcut_box_place", ("상자",), [("chute", None)]),                         # ... unless the box is what is carried
     ("p_gift_box_place", (), [(None, None)]),                                          # no place noun: the gift box is the thing
     ("Vial_ColdBox_Place", ("vial",), [("fridge", None)]),                             # a place of two words keeps its kind
+    ("p_kit_engineer_tray_place", ("kit",), [("tray", None)]),                         # a person's tray: one place, a tray
+    ("Kit_CustomerCounter_Release", ("kit",), [("table", None)]),
 ])
 def test_names_are_read_against_the_instructed_object(name, carried, kinds) -> None:
     assert [(p.kind, p.label) for p in name_places(name, carried)] == kinds

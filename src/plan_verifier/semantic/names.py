@@ -424,7 +424,7 @@ def _place_phrases(run: list[tuple[str, int, str]]) -> list[PlaceRef]:
             closed = _labelled(part)
             continue
         if closed or role == "word" and part and _kind_word(part[-1][0]) and _kind_word(raw) and not _two_word_kind(part[-1][0], raw) \
-                and not any(t[2] == "label" for t in part):
+                and not any(t[2] == "label" for t in part) and not _a_persons(part[-1][0], raw):
             if part:
                 out.append(_place_phrase(part))
             part, closed = [], False
@@ -444,6 +444,13 @@ def _kind_word(raw: str) -> bool:
     v = vocabulary()
     low = raw.lower()
     return bool(v.en_places.get(noun_lemma(low)) or v.en_places.get(low)) and v.en_places.get(noun_lemma(low)) != "position"
+
+
+def _a_persons(a: str, b: str) -> bool:
+    """A person's word before a place that is no person's (`EngineerTray`, `customer_counter`): the place is theirs, one
+    place — not the person and a tray."""
+    places = vocabulary().en_places
+    return places.get(noun_lemma(a.lower())) == "operator" and places.get(noun_lemma(b.lower())) not in ("operator", None)
 
 
 def _two_word_kind(a: str, b: str) -> bool:
