@@ -51,7 +51,11 @@ class RSem004(SemanticRule):
                     return
         if not g.instruction.ordered:
             return
-        done = [(p.task.stage, p.transfer.grasp.step.index, p.task, p.transfer.grasp.step) for p in g.pairs if p.by_evidence and p.transfer]
+        # a transfer counts when evidence singles it out, or when it is the plan's only one for the instruction's only
+        # carrying task ("screw the part down first, then move it to the conveyor"): no order went into that pairing
+        only = len(g.pairs) == 1 and len(g.activity.transfers) == 1
+        done = [(p.task.stage, p.transfer.grasp.step.index, p.task, p.transfer.grasp.step) for p in g.pairs
+                if (p.by_evidence or only) and p.transfer]
         done += [(t.stage, v.step.index, t, v.step) for t, v, _ in g.visits if v is not None]
         done += [(t.stage, w.step.index, t, w.step) for t, w, c in g.works if w is not None and c.same]
         done.sort(key=lambda d: (d[0], d[1]))
@@ -61,7 +65,7 @@ class RSem004(SemanticRule):
                          None)
             if later is not None:
                 at_b, task_b, step_b = later
-                first, second = _say(text, task_a), _say(text, task_b)
+                first, second = _say(text, task_a, task_b), _say(text, task_b, task_a)
                 yield self.judged(f"Sequence error: the instruction says {first} before {second}, but the plan does {second} first "
                                   f"(step {at_b}) and {first} later (step {at_a})", 0.9, step=at_b, span=step_b.span,
                                   suggestion=f"Do {first} first", expected=[first, second], found=[second, first])
@@ -72,7 +76,11 @@ def _what(task) -> str:
     return task.obj.describe() if task.obj is not None else "object"
 
 
-def _say(text: str, task) -> str:
+def _say(text: str, task, other) -> str:
+    """How the message names a task: by its object, or its place — by its own words when the other task handles the same
+    object ("screw the part down first, then move it to the conveyor")."""
+    if task.obj is not None and other.obj is not None and task.obj.describe() == other.obj.describe():
+        return said(text[task.start:task.end])
     if task.obj is not None and task.action not in ("move_to", "return_home"):
         return f"the {task.obj.describe()}"
     if task.destination is not None:
