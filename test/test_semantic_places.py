@@ -87,6 +87,10 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the bow to the rehairing vise.", "Bow_PolishingWheel_Place", ("bow",), OTHER_WORDS),
     ("Move the bow to the vise.", "Bow_PolishingWheel_Place", ("bow",), UNCOMPARABLE),          # the vise alone: maybe its wheel
     ("Move the bow to the rehairing vise.", "Bow_Wheel_Place", ("bow",), UNCOMPARABLE),
+    ("Move the loco to the rolling road.", "Loco_PaintBooth_Place", ("loco",), OTHER_WORDS),    # ... either way round
+    ("Move the kettle to the minibar stand.", "Kettle_LaundryBin_Release", ("kettle",), OTHER_KIND),  # a stand is a rack
+    ("Move the kettle to the minibar rack.", "Kettle_MinibarStand_Release", ("kettle",), SAME),
+    ("Move the card into the waste tub.", "Card_ShellBin_Release", ("card",), OTHER_WORDS),   # a tub is a bin
     # a mat is a support laid on a bench or in a tray
     ("Put the kit on the counter.", "Kit_CounterMat_Release", ("kit",), SAME),
     ("Hand the kit to the pilot.", "Kit_FeltMat_Release", ("kit",), OTHER_KIND),

@@ -168,9 +168,10 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(SAME)  # "position 2" and "seam 2": two ways to name one place
     if shared:
         return Relation(SAME)
-    if wk is not None and wk not in VAGUE and gk is None and _described(want) and _described(got):
-        # the rehairing vise and a "polishing wheel": a place of a known kind and one the vocabulary has no kind for, each
-        # named in words of its own (a modifier and a head) of which none correspond
+    if (wk is not None and wk not in VAGUE and gk is None or gk is not None and gk not in VAGUE and wk is None) and \
+            _described(want) and _described(got):
+        # the rehairing vise and a "polishing wheel", "the rolling road" and `PaintBooth`: a place of a known kind and one
+        # the vocabulary has no kind for, each named in words of its own (a modifier and a head) of which none correspond
         return Relation(OTHER_WORDS, f"{got.text} against {want.text}")
     # One side vague or unnamed, a kind the other names in words the vocabulary cannot place, or two places the
     # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
