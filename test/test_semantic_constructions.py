@@ -32,7 +32,7 @@ def test_every_construction_of_the_lexicon_has_sentences_in_both_languages() -> 
         assert name in DATA, f"construction {name!r} has no sentences in semantic_constructions.yaml"
     languages = {case["language"] for _, case in CASES}
     assert languages == {"en", "ko"}
-    for name in ("arrows", "where_it_is", "list_markers", "routes", "corrections"):
+    for name in ("arrows", "where_it_is", "list_markers", "routes", "corrections", "back_where"):
         assert {case["language"] for case in DATA[name]} == {"en", "ko"} or name == "list_markers", name
 
 

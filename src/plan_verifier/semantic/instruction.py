@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import CARRYING, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
@@ -221,7 +221,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     tasks = _merge_pick_and_put(_shared_source(pending))
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
-    tasks = [_with_fact(t, facts) for t in tasks]
+    tasks = [_back_to_origin(_with_fact(t, facts)) for t in tasks]
     tasks = [replace(t, manner=t.manner + fragile[t.obj.noun]) if t.obj is not None and t.obj.noun in fragile else t for t in tasks]
     if len(tasks) == 1 and tasks[0].manner:
         global_manner.extend(tasks[0].manner)
@@ -389,6 +389,19 @@ def _with_fact(task: Task, facts: dict[str, PlaceRef]) -> Task:
         return task
     place = facts.get(_fact_key(task.obj)) or facts.get(f":{task.obj.noun}")
     return replace(task, source=place) if place is not None else task
+
+
+def _back_to_origin(task: Task) -> Task:
+    """"Scan it and put it back where it was. It's on shelf A", "원래 자리로 돌려놔. 지금 A 선반에 있어": the thing goes back
+    to its source. With no source said the destination is unknown (None: nothing to compare); a move of the robot
+    itself "back to where it was" keeps the place as a vague position."""
+    if task.destination is None or task.destination.key != ORIGIN:
+        return task
+    said = task.destination.text
+    if not task.carries:
+        return replace(task, destination=PlaceRef(said, "position", "position"))
+    back = replace(task.source, text=f"{said} ({task.source.text})") if task.source is not None else None
+    return replace(task, destination=back)
 
 
 def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ORIGIN, ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import COURTESY, glued_label
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
@@ -1149,10 +1149,18 @@ class _Reader:
         morphs = korean_morphs(obj.text)
         return self._place(_Phrase(list(morphs), obj.text))
 
+    def _back_where(self, phrase: _Phrase) -> bool:
+        """Does the phrase, with the adverb or relative clause before it, say where the thing was ("원래 자리", "제자리",
+        "있던 곳": `constructions.back_where`)? The place is named elsewhere or not at all."""
+        said = " ".join(self.text[max(0, phrase.morphs[0].start - 8):phrase.morphs[-1].end].split())
+        return any(said == w or said.endswith(w) and not said[-len(w) - 1].isalnum() for w in self.v.constructions.ko_back_where)
+
     def _place(self, phrase: _Phrase) -> PlaceRef:
         v = self.v
         if [w for w, _ in self._words(phrase)] in (["거기"], ["그곳"], ["저기"], ["그쪽"]):
             return PlaceRef(phrase.text, "there", "there")  # "거기에": the place named before
+        if self._back_where(phrase):
+            return PlaceRef(phrase.text, ORIGIN, ORIGIN)  # "원래 자리로", "제자리에": where the thing was taken from
         labels = _LABEL.findall(phrase.text)
         number = None
         kind = side = None
