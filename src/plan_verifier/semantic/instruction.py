@@ -25,6 +25,7 @@ from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, Objec
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
+from plan_verifier.semantic.places import place_key
 
 #: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
 #: object carry what the speaker left unsaid ("B로 옮겨줘").
@@ -119,7 +120,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     located: ObjectRef | None = None  # the thing the clause just before said where it is ("케이스는 왼쪽 매트에 있는데 …")
     for clause in clauses:
         excluded.extend(clause.excluded)
-        excluded_places.extend((clause.action, p) for p in clause.excluded_places)
+        excluded_places.extend((clause.action, _sided(p, clause, pending)) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].carries and \
@@ -389,6 +390,20 @@ def _with_fact(task: Task, facts: dict[str, PlaceRef]) -> Task:
         return task
     place = facts.get(_fact_key(task.obj)) or facts.get(f":{task.obj.noun}")
     return replace(task, source=place) if place is not None else task
+
+
+def _sided(place: PlaceRef, clause: Clause, pending: list[tuple[Task, str | None]]) -> PlaceRef:
+    """"아래쪽 서랍에 넣어. 위쪽 말고.", "위쪽 말고 아래쪽 서랍에": a side ruled out alone is that side of the place asked for
+    with another side (the clause's own, else the task's just before); with none such, the side alone."""
+    if place.kind is not None or place.side is None or place.words:
+        return place
+    asked = [p for role, p in clause.places if role in ("goal", "location")] or \
+        ([pending[-1][0].destination] if pending and pending[-1][0].destination is not None else [])
+    whole = next((p for p in asked if p.side is not None and p.side != place.side and p.kind is not None), None)
+    if whole is None:
+        return place
+    return replace(whole, text=f"{place.text} ({whole.text})", side=place.side,
+                   key=place_key(whole.kind, whole.label, place.side, whole.words[-1] if whole.words else None))
 
 
 def _back_to_origin(task: Task) -> Task:

@@ -419,6 +419,13 @@ class _Reader:
                 # "불량 통에 있는 거 말고 냉각 랙에 있는 거": not the one there — that place is no source of this clause
                 self.cur.places = [(role, p) for role, p in self.cur.places if role != "source"]
                 return j + 2
+            sides = {self.v.ko_sides.get(w) or _LEVELS.get(w) or self.v.en_sides.get(w.lower()) for w, _ in self._words(phrase)}
+            if len(sides) == 1 and None not in sides:
+                # "위쪽 말고", "왼쪽 말고": a side alone rules out that side of the place the clause or the one before asks
+                # for (the instruction completes it)
+                side = sides.pop()
+                self.cur.excluded_places.append(PlaceRef(phrase.text, side, None, side=side))
+                return j + 2
             if self._is_place(phrase):
                 thing, phrase = self._designated(phrase)
                 if thing is not None:
@@ -459,6 +466,12 @@ class _Reader:
         """A place phrase whose first words, written apart, are no place and whose last are: the speaker dropped 을/를
         ("플라스틱부품 2번빈에", "빨간 거 A에서")."""
         morphs = phrase.morphs
+        for k in range(1, len(morphs) - 1):  # "핀 키 | 아래쪽 핀 서랍", "rosin cake | 오른쪽 felt mat": a side opens the place
+            if morphs[k - 1].end < morphs[k].start and morphs[k].form in self.v.ko_sides:
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._leveled(before, after):
+                    return before, after
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
@@ -504,9 +517,11 @@ class _Reader:
             mo.tag == "SL" and (bool(_LABEL.fullmatch(mo.form)) or mo.form.lower() in v.en_colors or mo.form.lower() in v.en_sides)
 
     def _leveled(self, before: _Phrase, after: _Phrase) -> bool:
-        """"왕관 위 선반에서": a thing, then a place named with its level (위, 아래) — not the shelf on the crown; the clause has
-        no object yet and the words before name no place."""
-        return after.morphs[0].form in _LEVELS and len(after.morphs) > 1 and self._is_place(after) and not self._is_place(before) \
+        """"왕관 위 선반에서", "핀 키 아래쪽 핀 서랍에", "rosin cake 오른쪽 felt mat에서": a thing, then a place named with its
+        level or side (위, 아래쪽, 오른쪽) — not the shelf on the crown; the clause has no object yet and the words before
+        name no place."""
+        return (after.morphs[0].form in _LEVELS or after.morphs[0].form in self.v.ko_sides) and len(after.morphs) > 1 and \
+            self._is_place(after) and not self._is_place(before) and not any(m.form in _RELATIONAL for m in before.morphs) \
             and not self.cur.objects and not self.cur.topics
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
@@ -717,6 +732,12 @@ class _Reader:
                     action = "transfer"
                 elif aux in ("말", "않"):
                     negated = True
+                elif aux in ("두", "놓") and stem in self.v.constructions.ko_keep_empty:
+                    action, negated = "place", True  # "위 칸은 비워 둬": keep it empty — put nothing there
+                    kept = [o for o in self.cur.topics + self.cur.objects if self._names_place(o)]
+                    self.cur.places += [("location", self._as_place(o)) for o in kept]  # the place named as the topic
+                    self.cur.topics = [o for o in self.cur.topics if o not in kept]
+                    self.cur.objects = [o for o in self.cur.objects if o not in kept]
                 asked = asked or aux == "주"  # "다뤄 주세요": asked of the robot
                 j += 2
                 continue
@@ -1177,6 +1198,9 @@ class _Reader:
             counter = parts[0].tag == "NNB" and any(_counts_place(m, parts[0], v) for m in morphs)  # "2단" (Kiwi: a bound noun)
             if word in _LEVELS and not nouns and k + 1 < len(phrase_words) and self._is_place(_Phrase(phrase_words[k + 1][1], "")):
                 side = side or _LEVELS[word]  # "위 선반에서", "아래 선반으로": the upper, the lower shelf
+                continue
+            if word in _RELATIONAL and word in v.ko_sides and not nouns and k + 1 < len(phrase_words):
+                side = side or v.ko_sides[word]  # "아래쪽 핀 서랍에": the lower pin drawer (after a noun, "선반 위쪽에": on it)
                 continue
             if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") and not counter or word in _RELATIONAL:
                 continue
