@@ -467,10 +467,10 @@ class _Reader:
         ("플라스틱부품 2번빈에", "빨간 거 A에서")."""
         morphs = phrase.morphs
         for k in range(1, len(morphs) - 1):  # "핀 키 | 아래쪽 핀 서랍", "rosin cake | 오른쪽 felt mat": a side opens the place
-            if morphs[k - 1].end < morphs[k].start and morphs[k].form in self.v.ko_sides:
+            if morphs[k - 1].end < morphs[k].start and (morphs[k].form in self.v.ko_sides or morphs[k].form in self.v.ko_colors):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
-                if self._leveled(before, after):
+                if self._leveled(before, after) or self._coloured(before, after):
                     return before, after
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
@@ -523,6 +523,15 @@ class _Reader:
         return (after.morphs[0].form in _LEVELS or after.morphs[0].form in self.v.ko_sides) and len(after.morphs) > 1 and \
             self._is_place(after) and not self._is_place(before) and not any(m.form in _RELATIONAL for m in before.morphs) \
             and not self.cur.objects and not self.cur.topics
+
+    def _coloured(self, before: _Phrase, after: _Phrase) -> bool:
+        """"계량 스쿱 초록 상자에서", "빨간 컵 초록 상자에": a thing, then a place or a container named by its colour — two
+        noun phrases when the words before name no place and are no colour alone (`_stands_alone` says when)."""
+        if after.morphs[0].form not in self.v.ko_colors or not (self._is_place(after) or self._container(after)):
+            return False
+        named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL")]
+        return bool(named) and not all(self.v.ko_colors.get(w) for w in named) and not self._is_place(before) and \
+            not any(m.form in _RELATIONAL for m in before.morphs) and self._stands_alone(before, after)
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
         """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
@@ -598,10 +607,13 @@ class _Reader:
         if at >= 2 and self.m[at - 1].tag == "ETM" and self.m[at - 2].tag in ("VV", "VA") and \
                 self.m[at - 2].form not in _LOCATIVE_STEMS and obj.noun is not None and not obj.generic:
             return True  # "시든 모종 퇴비통에": a relative clause opens a noun phrase of its own (the wilted seedling), then the place
-        if not (known or obj.generic and attributed):
-            return False
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
+        if not (known or obj.generic and attributed):
+            # "정션박스 2번 랙에서", "계량 스쿱 초록 상자에": a noun the vocabulary lacks, then a place named complete by its
+            # number, letter or colour — two noun phrases, the thing and the place (nothing fetched before, no object after)
+            return (labelled or first.form in self.v.ko_colors) and obj.noun is not None and not self._fetched() and \
+                not self._object_follows(after.morphs[-1]) and self._next_predicate(after.morphs[-1]) != "있"
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
