@@ -373,3 +373,13 @@ def test_back_where_it_was_is_its_source(style) -> None:
                  "Scan the red cube at the scanner and put it back where it was. It's at A now."):
         assert "R-SEM-003" not in _critical(back, text), text
         assert "R-SEM-003" in _critical(elsewhere, text), text
+
+
+@pytest.mark.parametrize("style", ["define_named", "korean_comments"])
+def test_things_listed_and_counted_are_each_carried(style) -> None:
+    """"X랑 Y 둘 다 트레이에", "both the X and the Y": two things to carry even when the vocabulary knows neither noun."""
+    both = program([Cycle("rasp", "a", "tray"), Cycle("awl", "b", "tray")], style)
+    one = program([Cycle("rasp", "a", "tray")], style)
+    for text in ("rasp랑 awl 둘 다 트레이에 올려 줘. rasp는 A에, awl은 B에 있어.", "Put both the rasp and the awl on the tray."):
+        assert "R-SEM-005" in _critical(one, text), text
+        assert _critical(both, text) == [], text

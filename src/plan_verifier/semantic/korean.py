@@ -324,7 +324,7 @@ class _Reader:
         elif form in self.v.ko_all:
             for obj in self.cur.objects[-1:]:
                 if obj.count is None:  # "상자 두 개 다": both of them, still two
-                    self.cur.objects[-1] = ObjectRef(obj.text, obj.noun, obj.color, obj.material, obj.size, obj.ordinal, -1, obj.generic)
+                    self.cur.objects[-1] = replace(obj, count=-1)
         return i + 1
 
     def _contrast(self, i: int) -> int:
