@@ -52,6 +52,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 #: Past-tense markers, and the endings after which a past clause tells what happened (a reason, a narrative).
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
+#: Endings of a copula that give a reason ("복사본이라 버려도 돼", "불량이라서"): the clause says what the thing is.
+_BECAUSE = frozenset({"라", "라서", "어서", "니까", "으니까", "라고"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
 #: Nouns of time ("지금은 도색 테이블에 있어"): when something is so, never a thing or a place.
 _TIME_NOUNS = frozenset({"지금", "현재", "이제", "아까", "방금", "오늘"})
@@ -205,6 +207,13 @@ class _Reader:
                 continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
+                continue
+            if mo.tag == "VCP" and i + 1 < n and (m[i + 1].tag == "EF" or m[i + 1].form in _BECAUSE) and not self.cur.places and \
+                    not self.cur.manner and not any(self._names_place(o) for o in self.cur.objects + self.cur.topics):
+                # "paprika jar 불량이야", "복사본이라 …": what the thing is — a statement, no task and no thing to carry
+                self.cur.objects, self.cur.topics = [], []
+                self._fact(m[i + 1].end)
+                i += 2
                 continue
             if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not self.cur.manner and \
                     {role for role, _ in self.cur.places} == {"source"}:
@@ -723,6 +732,14 @@ class _Reader:
         end = m[j - 1].end
         while j < n:
             x = m[j]
+            if x.tag == "EC" and x.form in ("어도", "아도", "여도", "도") and j + 1 < n and m[j + 1].form in ("되", "괜찮") and \
+                    self.cur.empty() and any(c.action is not None and not c.negated for c in self.out):
+                # "(복사본이라) 버려도 돼": leave to do what was asked before — a permission, no task of its own
+                k = j + 2
+                while k < n and m[k].tag in ("EF", "EP", "EC", "VX", "JX"):
+                    k += 1
+                self._fact(m[k - 1].end)
+                return k
             if x.tag == "EC" and x.form == "지" and j + 1 < n and m[j + 1].form in ("말", "않", "마"):
                 negated = True
                 j += 2
