@@ -941,7 +941,27 @@ class _Reader:
             self.next_order = "sequence" if order_after == "sequence" else None
             self.cur = _Clause()  # its things were the parts before, each now with the place
             return
+        if action is None and not negated and not self.cur.negated and stem == "" and self.cur.places and \
+                all(role == "source" for role, _ in self.cur.places) and (work := self._work_noun()) is not None:
+            action, stem = work  # "camera inspection도 Pos_2에서", "검사도 Pos_2에서": the work, done there too
         self._flush_clause(action, stem, end, negated, order_after)
+
+    def _work_noun(self) -> tuple[str, str] | None:
+        """A clause with no verb whose only thing is a noun of work, the tool doing it before it ("camera inspection도",
+        "검사도", "카메라 검사도"): (the work, its noun); the noun is no thing to carry. None otherwise."""
+        things = self.cur.objects + self.cur.topics
+        if len(things) != 1 or things[0].noun is None:
+            return None
+        *tools, word = things[0].text.split()
+        low = word.lower()
+        action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(low)) or \
+            self.v.en_actions.get(low.removesuffix("ion") if low.endswith("ction") else low)  # "inspection": inspect
+        if action not in WORK or any(noun_lemma(t.lower()) not in self.v.constructions.tools and
+                                     self.v.ko_objects.get(t) not in self.v.constructions.tools for t in tools):
+            return None
+        self.cur.places = [("location", p) for _, p in self.cur.places]
+        self.cur.objects, self.cur.topics = [], []
+        return action, word
 
     def _put_first(self, obj: ObjectRef) -> bool:
         """Make the one task before that carries a thing of this noun the first of the tasks; False when none or several."""
