@@ -619,10 +619,7 @@ class _Reader:
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
         if not (known or obj.generic and attributed):
-            # "정션박스 2번 랙에서", "계량 스쿱 초록 상자에": a noun the vocabulary lacks, then a place named complete by its
-            # number, letter or colour — two noun phrases, the thing and the place (nothing fetched before, no object after)
-            return (labelled or first.form in self.v.ko_colors) and obj.noun is not None and not self._fetched() and \
-                not self._object_follows(after.morphs[-1]) and self._next_predicate(after.morphs[-1]) != "있"
+            return False
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
