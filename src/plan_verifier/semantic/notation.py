@@ -85,6 +85,7 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
+        item = _thing_first(item)
         pieces = item.split(",")
         if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
             # "wooden block → left tray, jacks → right tray": one route a part
@@ -312,6 +313,28 @@ def refinement_of(fragment: str) -> PlaceRef | None:
     if _aside(fragment):
         return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": an aside, not a part of the destination
     return place if (place.label or place.side) and place.kind not in (None, "position") else None
+
+
+def _thing_first(item: str) -> str:
+    """"바이알 랙 A→1번 샘플 트레이: 스포이트 병", "렌탈 카트→레진 경화기 : 레진 키트 옮김", "rack A → tray 1: dropper": a route
+    with its thing after a colon at its end, a verb noun after the thing at most, is the heading route "thing: route"
+    (the same length, so what is quoted stays in place); the item unchanged otherwise."""
+    from plan_verifier.semantic.language import has_hangul, korean_morphs
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    route, colon, thing = item.rpartition(":")
+    if not colon or not _ARROWS.search(route) or _ARROWS.search(thing) or ":" in route or not thing.strip():
+        return item
+    words = thing.split()
+    last = words[-1]
+    morphs = korean_morphs(last) if has_hangul(last) else ()
+    if len(words) > 1 and (any(m.tag in ("VV", "XSV") for m in morphs) or last.lower() in vocabulary().en_actions
+                           or vocabulary().ko_actions.get(last)):
+        words = words[:-1]  # "레진 키트 옮김", "dropper move": the verb says only that it is carried
+    if len(words) > 4 or any(w.lower() in vocabulary().en_actions or vocabulary().ko_actions.get(w) for w in words):
+        return item
+    head = " ".join(words)
+    return f"{head}: {route.strip()}".ljust(len(item))
 
 
 def _headline_thing(item: str) -> tuple[ObjectRef, ...]:
