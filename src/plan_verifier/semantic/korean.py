@@ -481,6 +481,13 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 if self._leveled(before, after) or self._coloured(before, after):
                     return before, after
+            if morphs[k - 1].end < morphs[k].start and _ordinal(morphs, k, self.v) is not None and \
+                    morphs[k - 1].tag == "SL" and not self.cur.objects and not self.cur.topics and not self._fetched():
+                # "blotter pack 두 번째 샘플 트레이로": English words, then a Korean place its ordinal opens
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._is_place(after) and not self._is_place(before) and not self._object_follows(after.morphs[-1]):
+                    return before, after
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
