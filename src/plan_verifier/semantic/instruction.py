@@ -213,6 +213,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 continue
             if task.obj is not None and not task.obj.pronoun:
                 last_object = task.obj
+            origin = next((p for role, p in clause.places if role == "source"), None)
+            if task.action in WORK and origin is not None and task.at is not origin and task.obj is not None and task.obj.noun:
+                facts.setdefault(_fact_key(task.obj), origin)  # "A에 있는 패드, 게이지에 대 보고 …": where the thing is
             pending.append((task, clause.order))
     if len(pending) > 1 and pending[0][0].manner and _leads(text, pending[0][0], clauses):
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all

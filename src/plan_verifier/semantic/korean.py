@@ -97,6 +97,7 @@ class _Clause:
     order: str | None = None
     negated: bool = False
     swapped: bool = False  # "서로 바꿔": two things exchange places
+    located: bool = False  # "A에 있는 X": the clause's source is said by a relative clause of where the thing is
 
     def empty(self) -> bool:
         return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
@@ -139,7 +140,8 @@ class _Reader:
                 self.cur = _Clause()  # "작업 지시: 1) ...", "작업 내용: 큐브를 ...": a heading, when what follows names its own object
                 i += 1
                 continue
-            if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and (
+            if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and not (
+                    self.cur.located and all(role == "source" for role, _ in self.cur.places)) and (
                     m[i + 1].tag in _NOMINAL or m[i + 1].tag == "MM" or m[i + 1].tag == "MAG" and m[i + 1].form in self.v.ko_sequence):
                 # "플라스틱 부품은 2번 빈에, 그다음 금속 부품은 1번 빈에 넣어": the part before the comma is a task of its own
                 self.segments.append((self.cur, m[i - 1].end))
@@ -799,6 +801,7 @@ class _Reader:
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
                 if stem in ("있", "놓이", "담기", "두", "놓"):
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
+                    self.cur.located = True
                 else:
                     self._relative_arguments(mo.start)
                 return j + 1
