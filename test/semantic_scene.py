@@ -21,6 +21,7 @@ SPOTS = {
     "b": (420, 150, 90), "c": (520, 0, 90), "conveyor": (780, -380, 180), "fixture": (620, -60, 140),
     "blue cube": (560, -250, 40), "red cube": (500, -200, 40), "shelf": (720, 380, 200),
     "camera": (640, 60, 320), "feeder": (460, -320, 90), "conveyor 1": (780, -380, 180), "conveyor 2": (740, 200, 160),
+    "scanner": (600, 100, 300),
 }
 STYLES = ("define_named", "named_inline", "positional_assign", "korean_comments", "camel_case")
 #: Styles whose names say nothing an instruction could be compared with.
@@ -30,7 +31,8 @@ _KO = {"red cube": "빨간 큐브", "blue cube": "파란 큐브", "green cube": 
        "bin 2": "2번 통", "bin 3": "3번 통", "tray": "트레이", "pallet": "팔레트", "operator": "작업자", "glass": "유리컵",
        "a": "A 위치", "b": "B 위치", "c": "C 위치", "box": "상자", "conveyor": "컨베이어", "red block": "빨간 블록",
        "blue block": "파란 블록", "fixture": "지그", "shelf": "선반", "bolt": "볼트", "wrench": "렌치", "camera": "카메라",
-       "brass fitting": "황동 피팅", "feeder": "피더", "conveyor 1": "1번 컨베이어", "conveyor 2": "2번 컨베이어"}
+       "brass fitting": "황동 피팅", "feeder": "피더", "conveyor 1": "1번 컨베이어", "conveyor 2": "2번 컨베이어",
+       "scanner": "스캐너"}
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,13 @@ def test_every_construction_of_the_lexicon_has_sentences_in_both_languages() -> 
     c = vocabulary().constructions
     listed = {"leave_at": c.leave_at, "fills": c.fills, "goes_to": c.goes_to, "duty": c.duty, "straight": c.straight, "arrows": c.arrows,
               "landmarks": c.landmarks, "where_it_is": c.where_it_is, "list_markers": c.list_markers, "corrections": c.corrections,
-              "back_where": c.back_where}
+              "back_where": c.back_where, "keep_empty": c.ko_keep_empty}
     for name, words in listed.items():
         assert words, name
         assert name in DATA, f"construction {name!r} has no sentences in semantic_constructions.yaml"
     languages = {case["language"] for _, case in CASES}
     assert languages == {"en", "ko"}
-    for name in ("arrows", "where_it_is", "list_markers", "routes", "corrections"):
+    for name in ("arrows", "where_it_is", "list_markers", "routes", "corrections", "back_where"):
         assert {case["language"] for case in DATA[name]} == {"en", "ko"} or name == "list_markers", name
 
 

@@ -352,3 +352,34 @@ def test_a_correction_that_cannot_be_placed_is_unread_and_words_that_only_look_l
 def test_a_corrected_count_is_the_count_read(text) -> None:
     assert [(t.obj.noun, t.obj.count) for t in read_instruction(text).tasks] == [("bolt", 1)]
 
+
+
+@pytest.mark.parametrize("style", ["define_named", "korean_comments"])
+def test_a_ruled_out_inspection_is_a_hold_at_that_place(style) -> None:
+    """"스캐너에 대지 말고 바로 …", "don't scan it": the plan that holds the thing at the scanner does what is ruled out."""
+    held = program([Cycle("red cube", "table", "tray", via="scanner")], style)
+    direct = program([Cycle("red cube", "table", "tray")], style)
+    for text in ("빨간 큐브를 스캐너에 대지 말고 바로 트레이로 옮겨 줘.", "Move the red cube to the tray. Don't hold it up to the scanner."):
+        assert "R-SEM-007" in _critical(held, text), text
+        assert _critical(direct, text) == [], text
+
+
+@pytest.mark.parametrize("style", ["define_named", "korean_comments"])
+def test_back_where_it_was_is_its_source(style) -> None:
+    """"원래 자리로 돌려놔. 지금 A에 있어": the thing goes back to A; a plan that leaves it at B is wrong."""
+    back = program([Cycle("red cube", "a", "a", via="scanner")], style)
+    elsewhere = program([Cycle("red cube", "a", "b", via="scanner")], style)
+    for text in ("빨간 큐브를 스캐너에 찍고 원래 자리로 돌려놔. 지금 A에 있어.",
+                 "Scan the red cube at the scanner and put it back where it was. It's at A now."):
+        assert "R-SEM-003" not in _critical(back, text), text
+        assert "R-SEM-003" in _critical(elsewhere, text), text
+
+
+@pytest.mark.parametrize("style", ["define_named", "korean_comments"])
+def test_things_listed_and_counted_are_each_carried(style) -> None:
+    """"X랑 Y 둘 다 트레이에", "both the X and the Y": two things to carry even when the vocabulary knows neither noun."""
+    both = program([Cycle("rasp", "a", "tray"), Cycle("awl", "b", "tray")], style)
+    one = program([Cycle("rasp", "a", "tray")], style)
+    for text in ("rasp랑 awl 둘 다 트레이에 올려 줘. rasp는 A에, awl은 B에 있어.", "Put both the rasp and the awl on the tray."):
+        assert "R-SEM-005" in _critical(one, text), text
+        assert _critical(both, text) == [], text

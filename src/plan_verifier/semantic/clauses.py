@@ -15,6 +15,9 @@ WORK = frozenset({"inspect", "weld", "screw"})
 CARRYING = frozenset({"transfer", "place", "insert", "stack", "handover"})
 #: The robot's own parts, which an instruction or a TDL comment may name but a pick-and-place cycle never handles.
 ROBOT_PARTS = frozenset({"gripper", "robot", "arm", "tcp", "tool", "flange"})
+#: The key and kind of a place said only as where the thing was ("put it back where it was", "원래 자리로"): the
+#: instruction resolves it to the thing's source, when one is said.
+ORIGIN = "origin"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
-from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
                                                     PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
@@ -529,6 +529,9 @@ class _Sentence(Constructions):
                 if np is not None and self._names_place(np):
                     places.append(("goal", self._place(np)))
                     last_role, i = "goal", j
+                elif not any(role == "goal" for role, _ in places):
+                    said = self.t[i - back_where].start
+                    places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere
                 continue
             prep = self._preposition(i, end)
             if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in CONJUNCTIONS):

@@ -176,9 +176,11 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
     for action, place in instruction.excluded_places:
         if place.label is None and place.key in asked:
             continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
+        worked = False
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
                     _names_excluded(place, compare_place(place, w.spot)):
+                worked = True
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
         released = False
@@ -188,8 +190,9 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
                 if _names_excluded(place, c) and c.found is not None and not c.contradicted:
                     released = True
                     yield f"put anything in {place.text}", t.release.step, c.found
-        if action is None and not released:
-            # "3D 스캐너는 거치지 마", "위 선반은 건드리지 마": no stop there either (the first one said)
+        if (action is None or action == "inspect" and not worked) and not released:
+            # "3D 스캐너는 거치지 마", "위 선반은 건드리지 마": no stop there either (the first one said); "캠버 게이지에 대지 말고",
+            # "don't show it to the camera": holding the thing there is the inspection ruled out
             for visit in activity.visits:
                 c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
                 if _names_excluded(place, c) and c.found is not None and not c.contradicted:

@@ -21,10 +21,11 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import CARRYING, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
+from plan_verifier.semantic.places import place_key
 
 #: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
 #: object carry what the speaker left unsaid ("B로 옮겨줘").
@@ -119,7 +120,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     located: ObjectRef | None = None  # the thing the clause just before said where it is ("케이스는 왼쪽 매트에 있는데 …")
     for clause in clauses:
         excluded.extend(clause.excluded)
-        excluded_places.extend((clause.action, p) for p in clause.excluded_places)
+        excluded_places.extend((clause.action, _sided(p, clause, pending)) for p in clause.excluded_places)
         if clause.order is not None:
             ordered = True
         if clause.fact and not clause.objects and not clause.places and pending and pending[-1][0].carries and \
@@ -212,6 +213,9 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 continue
             if task.obj is not None and not task.obj.pronoun:
                 last_object = task.obj
+            origin = next((p for role, p in clause.places if role == "source"), None)
+            if task.action in WORK and origin is not None and task.at is not origin and task.obj is not None and task.obj.noun:
+                facts.setdefault(_fact_key(task.obj), origin)  # "A에 있는 패드, 게이지에 대 보고 …": where the thing is
             pending.append((task, clause.order))
     if len(pending) > 1 and pending[0][0].manner and _leads(text, pending[0][0], clauses):
         # "Carefully grab the bolt ..., then move the cube ...": a manner word before the first verb governs it all
@@ -221,7 +225,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
     tasks = _merge_pick_and_put(_shared_source(pending))
     tasks = _resolve_there(tasks, facts)
     tasks = _apply_order(tasks)
-    tasks = [_with_fact(t, facts) for t in tasks]
+    tasks = [_back_to_origin(_with_fact(t, facts)) for t in tasks]
     tasks = [replace(t, manner=t.manner + fragile[t.obj.noun]) if t.obj is not None and t.obj.noun in fragile else t for t in tasks]
     if len(tasks) == 1 and tasks[0].manner:
         global_manner.extend(tasks[0].manner)
@@ -389,6 +393,33 @@ def _with_fact(task: Task, facts: dict[str, PlaceRef]) -> Task:
         return task
     place = facts.get(_fact_key(task.obj)) or facts.get(f":{task.obj.noun}")
     return replace(task, source=place) if place is not None else task
+
+
+def _sided(place: PlaceRef, clause: Clause, pending: list[tuple[Task, str | None]]) -> PlaceRef:
+    """"아래쪽 서랍에 넣어. 위쪽 말고.", "위쪽 말고 아래쪽 서랍에": a side ruled out alone is that side of the place asked for
+    with another side (the clause's own, else the task's just before); with none such, the side alone."""
+    if place.kind is not None or place.side is None or place.words:
+        return place
+    asked = [p for role, p in clause.places if role in ("goal", "location")] or \
+        ([pending[-1][0].destination] if pending and pending[-1][0].destination is not None else [])
+    whole = next((p for p in asked if p.side is not None and p.side != place.side and p.kind is not None), None)
+    if whole is None:
+        return place
+    return replace(whole, text=f"{place.text} ({whole.text})", side=place.side,
+                   key=place_key(whole.kind, whole.label, place.side, whole.words[-1] if whole.words else None))
+
+
+def _back_to_origin(task: Task) -> Task:
+    """"Scan it and put it back where it was. It's on shelf A", "원래 자리로 돌려놔. 지금 A 선반에 있어": the thing goes back
+    to its source. With no source said the destination is unknown (None: nothing to compare); a move of the robot
+    itself "back to where it was" keeps the place as a vague position."""
+    if task.destination is None or task.destination.key != ORIGIN:
+        return task
+    said = task.destination.text
+    if not task.carries:
+        return replace(task, destination=PlaceRef(said, "position", "position"))
+    back = replace(task.source, text=f"{said} ({task.source.text})") if task.source is not None else None
+    return replace(task, destination=back)
 
 
 def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ORIGIN, ROBOT_PARTS, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import COURTESY, glued_label
 from plan_verifier.semantic.language import Morph, canon, has_hangul, korean_morphs, noun_lemma, verb_lemma
 from plan_verifier.semantic.loanwords import borrowed
@@ -52,6 +52,8 @@ _THEN_ENDINGS = frozenset({"다가", "고서", "았다가", "었다가"})
 #: Past-tense markers, and the endings after which a past clause tells what happened (a reason, a narrative).
 _PAST = frozenset({"았", "었", "였", "었었", "았었"})
 _REASON_ENDINGS = frozenset({"는데", "니까", "으니까", "지만", "서", "어서", "아서", "고", "으며", "며"})
+#: Endings of a copula that give a reason ("복사본이라 버려도 돼", "불량이라서"): the clause says what the thing is.
+_BECAUSE = frozenset({"라", "라서", "어서", "니까", "으니까", "라고"})
 _DEPENDENT_NOUNS = frozenset({"수", "줄", "데", "때", "것", "거", "적"})
 #: Nouns of time ("지금은 도색 테이블에 있어"): when something is so, never a thing or a place.
 _TIME_NOUNS = frozenset({"지금", "현재", "이제", "아까", "방금", "오늘"})
@@ -95,6 +97,7 @@ class _Clause:
     order: str | None = None
     negated: bool = False
     swapped: bool = False  # "서로 바꿔": two things exchange places
+    located: bool = False  # "A에 있는 X": the clause's source is said by a relative clause of where the thing is
 
     def empty(self) -> bool:
         return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
@@ -137,7 +140,8 @@ class _Reader:
                 self.cur = _Clause()  # "작업 지시: 1) ...", "작업 내용: 큐브를 ...": a heading, when what follows names its own object
                 i += 1
                 continue
-            if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and (
+            if mo.tag == "SP" and (self.cur.objects or self.cur.topics) and self.cur.places and i + 1 < n and not (
+                    self.cur.located and all(role == "source" for role, _ in self.cur.places)) and (
                     m[i + 1].tag in _NOMINAL or m[i + 1].tag == "MM" or m[i + 1].tag == "MAG" and m[i + 1].form in self.v.ko_sequence):
                 # "플라스틱 부품은 2번 빈에, 그다음 금속 부품은 1번 빈에 넣어": the part before the comma is a task of its own
                 self.segments.append((self.cur, m[i - 1].end))
@@ -205,6 +209,13 @@ class _Reader:
                 continue
             if mo.form == "있" and mo.tag in ("VA", "VV"):
                 i = self._predicate(i)
+                continue
+            if mo.tag == "VCP" and i + 1 < n and (m[i + 1].tag == "EF" or m[i + 1].form in _BECAUSE) and not self.cur.places and \
+                    not self.cur.manner and not any(self._names_place(o) for o in self.cur.objects + self.cur.topics):
+                # "paprika jar 불량이야", "복사본이라 …": what the thing is — a statement, no task and no thing to carry
+                self.cur.objects, self.cur.topics = [], []
+                self._fact(m[i + 1].end)
+                i += 2
                 continue
             if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not self.cur.manner and \
                     {role for role, _ in self.cur.places} == {"source"}:
@@ -324,7 +335,7 @@ class _Reader:
         elif form in self.v.ko_all:
             for obj in self.cur.objects[-1:]:
                 if obj.count is None:  # "상자 두 개 다": both of them, still two
-                    self.cur.objects[-1] = ObjectRef(obj.text, obj.noun, obj.color, obj.material, obj.size, obj.ordinal, -1, obj.generic)
+                    self.cur.objects[-1] = replace(obj, count=-1)
         return i + 1
 
     def _contrast(self, i: int) -> int:
@@ -419,6 +430,13 @@ class _Reader:
                 # "불량 통에 있는 거 말고 냉각 랙에 있는 거": not the one there — that place is no source of this clause
                 self.cur.places = [(role, p) for role, p in self.cur.places if role != "source"]
                 return j + 2
+            sides = {self.v.ko_sides.get(w) or _LEVELS.get(w) or self.v.en_sides.get(w.lower()) for w, _ in self._words(phrase)}
+            if len(sides) == 1 and None not in sides:
+                # "위쪽 말고", "왼쪽 말고": a side alone rules out that side of the place the clause or the one before asks
+                # for (the instruction completes it)
+                side = sides.pop()
+                self.cur.excluded_places.append(PlaceRef(phrase.text, side, None, side=side))
+                return j + 2
             if self._is_place(phrase):
                 thing, phrase = self._designated(phrase)
                 if thing is not None:
@@ -459,6 +477,19 @@ class _Reader:
         """A place phrase whose first words, written apart, are no place and whose last are: the speaker dropped 을/를
         ("플라스틱부품 2번빈에", "빨간 거 A에서")."""
         morphs = phrase.morphs
+        for k in range(1, len(morphs) - 1):  # "핀 키 | 아래쪽 핀 서랍", "rosin cake | 오른쪽 felt mat": a side opens the place
+            if morphs[k - 1].end < morphs[k].start and (morphs[k].form in self.v.ko_sides or morphs[k].form in self.v.ko_colors):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._leveled(before, after) or self._coloured(before, after):
+                    return before, after
+            if morphs[k - 1].end < morphs[k].start and _ordinal(morphs, k, self.v) is not None and \
+                    morphs[k - 1].tag == "SL" and not self.cur.objects and not self.cur.topics and not self._fetched():
+                # "blotter pack 두 번째 샘플 트레이로": English words, then a Korean place its ordinal opens
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._is_place(after) and not self._is_place(before) and not self._object_follows(after.morphs[-1]):
+                    return before, after
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
@@ -504,10 +535,21 @@ class _Reader:
             mo.tag == "SL" and (bool(_LABEL.fullmatch(mo.form)) or mo.form.lower() in v.en_colors or mo.form.lower() in v.en_sides)
 
     def _leveled(self, before: _Phrase, after: _Phrase) -> bool:
-        """"왕관 위 선반에서": a thing, then a place named with its level (위, 아래) — not the shelf on the crown; the clause has
-        no object yet and the words before name no place."""
-        return after.morphs[0].form in _LEVELS and len(after.morphs) > 1 and self._is_place(after) and not self._is_place(before) \
+        """"왕관 위 선반에서", "핀 키 아래쪽 핀 서랍에", "rosin cake 오른쪽 felt mat에서": a thing, then a place named with its
+        level or side (위, 아래쪽, 오른쪽) — not the shelf on the crown; the clause has no object yet and the words before
+        name no place."""
+        return (after.morphs[0].form in _LEVELS or after.morphs[0].form in self.v.ko_sides) and len(after.morphs) > 1 and \
+            self._is_place(after) and not self._is_place(before) and not any(m.form in _RELATIONAL for m in before.morphs) \
             and not self.cur.objects and not self.cur.topics
+
+    def _coloured(self, before: _Phrase, after: _Phrase) -> bool:
+        """"계량 스쿱 초록 상자에서", "빨간 컵 초록 상자에": a thing, then a place or a container named by its colour — two
+        noun phrases when the words before name no place and are no colour alone (`_stands_alone` says when)."""
+        if after.morphs[0].form not in self.v.ko_colors or not (self._is_place(after) or self._container(after)):
+            return False
+        named = [w for w, parts in self._words(before) if parts[0].tag in ("NNG", "NNP", "SL")]
+        return bool(named) and not all(self.v.ko_colors.get(w) for w in named) and not self._is_place(before) and \
+            not any(m.form in _RELATIONAL for m in before.morphs) and self._stands_alone(before, after)
 
     def _packed(self, before: _Phrase, after: _Phrase) -> bool:
         """"와셔 세트 폐기 상자에", "볼트 묶음 2번 트레이에": a thing the vocabulary knows named by its packing (a measure noun
@@ -583,10 +625,10 @@ class _Reader:
         if at >= 2 and self.m[at - 1].tag == "ETM" and self.m[at - 2].tag in ("VV", "VA") and \
                 self.m[at - 2].form not in _LOCATIVE_STEMS and obj.noun is not None and not obj.generic:
             return True  # "시든 모종 퇴비통에": a relative clause opens a noun phrase of its own (the wilted seedling), then the place
-        if not (known or obj.generic and attributed):
-            return False
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
+        if not (known or obj.generic and attributed):
+            return False
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
@@ -696,6 +738,14 @@ class _Reader:
         end = m[j - 1].end
         while j < n:
             x = m[j]
+            if x.tag == "EC" and x.form in ("어도", "아도", "여도", "도") and j + 1 < n and m[j + 1].form in ("되", "괜찮") and \
+                    self.cur.empty() and any(c.action is not None and not c.negated for c in self.out):
+                # "(복사본이라) 버려도 돼": leave to do what was asked before — a permission, no task of its own
+                k = j + 2
+                while k < n and m[k].tag in ("EF", "EP", "EC", "VX", "JX"):
+                    k += 1
+                self._fact(m[k - 1].end)
+                return k
             if x.tag == "EC" and x.form == "지" and j + 1 < n and m[j + 1].form in ("말", "않", "마"):
                 negated = True
                 j += 2
@@ -717,6 +767,12 @@ class _Reader:
                     action = "transfer"
                 elif aux in ("말", "않"):
                     negated = True
+                elif aux in ("두", "놓") and stem in self.v.constructions.ko_keep_empty:
+                    action, negated = "place", True  # "위 칸은 비워 둬": keep it empty — put nothing there
+                    kept = [o for o in self.cur.topics + self.cur.objects if self._names_place(o)]
+                    self.cur.places += [("location", self._as_place(o)) for o in kept]  # the place named as the topic
+                    self.cur.topics = [o for o in self.cur.topics if o not in kept]
+                    self.cur.objects = [o for o in self.cur.objects if o not in kept]
                 asked = asked or aux == "주"  # "다뤄 주세요": asked of the robot
                 j += 2
                 continue
@@ -745,6 +801,7 @@ class _Reader:
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
                 if stem in ("있", "놓이", "담기", "두", "놓"):
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
+                    self.cur.located = True
                 else:
                     self._relative_arguments(mo.start)
                 return j + 1
@@ -891,7 +948,27 @@ class _Reader:
             self.next_order = "sequence" if order_after == "sequence" else None
             self.cur = _Clause()  # its things were the parts before, each now with the place
             return
+        if action is None and not negated and not self.cur.negated and stem == "" and self.cur.places and \
+                all(role == "source" for role, _ in self.cur.places) and (work := self._work_noun()) is not None:
+            action, stem = work  # "camera inspection도 Pos_2에서", "검사도 Pos_2에서": the work, done there too
         self._flush_clause(action, stem, end, negated, order_after)
+
+    def _work_noun(self) -> tuple[str, str] | None:
+        """A clause with no verb whose only thing is a noun of work, the tool doing it before it ("camera inspection도",
+        "검사도", "카메라 검사도"): (the work, its noun); the noun is no thing to carry. None otherwise."""
+        things = self.cur.objects + self.cur.topics
+        if len(things) != 1 or things[0].noun is None:
+            return None
+        *tools, word = things[0].text.split()
+        low = word.lower()
+        action = self.v.ko_actions.get(word) or self.v.en_actions.get(verb_lemma(low)) or \
+            self.v.en_actions.get(low.removesuffix("ion") if low.endswith("ction") else low)  # "inspection": inspect
+        if action not in WORK or any(noun_lemma(t.lower()) not in self.v.constructions.tools and
+                                     self.v.ko_objects.get(t) not in self.v.constructions.tools for t in tools):
+            return None
+        self.cur.places = [("location", p) for _, p in self.cur.places]
+        self.cur.objects, self.cur.topics = [], []
+        return action, word
 
     def _put_first(self, obj: ObjectRef) -> bool:
         """Make the one task before that carries a thing of this noun the first of the tasks; False when none or several."""
@@ -1149,10 +1226,18 @@ class _Reader:
         morphs = korean_morphs(obj.text)
         return self._place(_Phrase(list(morphs), obj.text))
 
+    def _back_where(self, phrase: _Phrase) -> bool:
+        """Does the phrase, with the adverb or relative clause before it, say where the thing was ("원래 자리", "제자리",
+        "있던 곳": `constructions.back_where`)? The place is named elsewhere or not at all."""
+        said = " ".join(self.text[max(0, phrase.morphs[0].start - 8):phrase.morphs[-1].end].split())
+        return any(said == w or said.endswith(w) and not said[-len(w) - 1].isalnum() for w in self.v.constructions.ko_back_where)
+
     def _place(self, phrase: _Phrase) -> PlaceRef:
         v = self.v
         if [w for w, _ in self._words(phrase)] in (["거기"], ["그곳"], ["저기"], ["그쪽"]):
             return PlaceRef(phrase.text, "there", "there")  # "거기에": the place named before
+        if self._back_where(phrase):
+            return PlaceRef(phrase.text, ORIGIN, ORIGIN)  # "원래 자리로", "제자리에": where the thing was taken from
         labels = _LABEL.findall(phrase.text)
         number = None
         kind = side = None
@@ -1169,6 +1254,9 @@ class _Reader:
             counter = parts[0].tag == "NNB" and any(_counts_place(m, parts[0], v) for m in morphs)  # "2단" (Kiwi: a bound noun)
             if word in _LEVELS and not nouns and k + 1 < len(phrase_words) and self._is_place(_Phrase(phrase_words[k + 1][1], "")):
                 side = side or _LEVELS[word]  # "위 선반에서", "아래 선반으로": the upper, the lower shelf
+                continue
+            if word in _RELATIONAL and word in v.ko_sides and not nouns and k + 1 < len(phrase_words):
+                side = side or v.ko_sides[word]  # "아래쪽 핀 서랍에": the lower pin drawer (after a noun, "선반 위쪽에": on it)
                 continue
             if parts[0].tag not in ("NNG", "NNP", "NP", "SL", "XSN", "XPN") and not counter or word in _RELATIONAL:
                 continue

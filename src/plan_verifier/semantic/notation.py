@@ -85,6 +85,7 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
+        item = _thing_first(item)
         pieces = item.split(",")
         if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
             # "wooden block → left tray, jacks → right tray": one route a part
@@ -194,8 +195,8 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
 
 
 #: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
-#: "넥타이 → 오른쪽 바구니 (1번 랙에서)".
-_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서)\s*\)?\s*[.!]?$", re.I)
+#: "넥타이 → 오른쪽 바구니 (1번 랙에서)", "라벨 롤 → 왼쪽 트레이, 주황 상자에서 꺼내서" (a verb of taking after it at most).
+_SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서(?:\s+(?P<taken>[가-힣]+))?)\s*\)?\s*[.!]?$", re.I)
 #: Where the thing is, said as a fact after a route: "case → operator 전달, 왼쪽 mat에 있음", "…, 1번 랙에 놓여 있어요",
 #: "…, it's on the left mat", "… (currently in bin 2)" — where it is is where it is taken from, never where it goes.
 _WHERE_WORDS = r"(?:it['’]s|it\s+is|they['’]re|they\s+are|currently|now|still|sitting|lying|standing|kept|stored|located)"
@@ -224,7 +225,7 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
     """A route of two stops with where the thing comes from said after it: what stands before the arrow cannot be the
     source then, it is the thing ("belt → left basket (from rack 2)": the belt, no conveyor). None for any other item."""
     m = _SOURCE_AFTER.search(item)
-    if m is None:
+    if m is None or m.group("taken") and not _takes(m.group("taken")):
         return None
     parts = [p.strip(" .") for p in _ARROWS.split(item[:m.start()])]
     if len(parts) != 2 or not all(parts) or ":" in parts[0]:
@@ -234,6 +235,15 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
     if thing is None or source is None or goal is None or source.kind is None:
         return None
     return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
+def _takes(word: str) -> bool:
+    """Is this Korean word a verb of taking ("꺼내서", "빼서", "집어")?"""
+    from plan_verifier.semantic.language import korean_morphs
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    morphs = korean_morphs(word)
+    return bool(morphs) and morphs[0].tag == "VV" and vocabulary().ko_actions.get(morphs[0].form) == "pick"
 
 
 def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
@@ -312,6 +322,28 @@ def refinement_of(fragment: str) -> PlaceRef | None:
     if _aside(fragment):
         return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": an aside, not a part of the destination
     return place if (place.label or place.side) and place.kind not in (None, "position") else None
+
+
+def _thing_first(item: str) -> str:
+    """"바이알 랙 A→1번 샘플 트레이: 스포이트 병", "렌탈 카트→레진 경화기 : 레진 키트 옮김", "rack A → tray 1: dropper": a route
+    with its thing after a colon at its end, a verb noun after the thing at most, is the heading route "thing: route"
+    (the same length, so what is quoted stays in place); the item unchanged otherwise."""
+    from plan_verifier.semantic.language import has_hangul, korean_morphs
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    route, colon, thing = item.rpartition(":")
+    if not colon or not _ARROWS.search(route) or _ARROWS.search(thing) or ":" in route or not thing.strip():
+        return item
+    words = thing.split()
+    last = words[-1]
+    morphs = korean_morphs(last) if has_hangul(last) else ()
+    if len(words) > 1 and (any(m.tag in ("VV", "XSV") for m in morphs) or last.lower() in vocabulary().en_actions
+                           or vocabulary().ko_actions.get(last)):
+        words = words[:-1]  # "레진 키트 옮김", "dropper move": the verb says only that it is carried
+    if len(words) > 4 or any(w.lower() in vocabulary().en_actions or vocabulary().ko_actions.get(w) for w in words):
+        return item
+    head = " ".join(words)
+    return f"{head}: {route.strip()}".ljust(len(item))
 
 
 def _headline_thing(item: str) -> tuple[ObjectRef, ...]:

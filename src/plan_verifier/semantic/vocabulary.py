@@ -111,12 +111,14 @@ class Constructions:
     arrows: tuple[str, ...]  # "->", "→": a route written as notation
     landmarks: frozenset[str]  # "by", "next to": a place that locates the place before it
     back_where: tuple[str, ...]  # "where it was": the place a thing is returned to, not named
+    ko_back_where: tuple[str, ...]  # "원래 자리", "제자리": the same in Korean
     where_it_is: frozenset[str]  # "that is", "sitting": a relative clause of where the object is (its source)
     ko_where_it_is: frozenset[str]
     list_markers: tuple[str, ...]
     place_verbs: frozenset[str]  # "bin it", "compost the roses": a verb that names where the thing goes
     via: frozenset[str]  # "past", "skip": passing a place on the way (negated, the place is ruled out)
     ko_via: frozenset[str]  # 거치, 들르: the same in Korean (verb stems)
+    ko_keep_empty: frozenset[str]  # 비우 (+ 두/놓): a place kept empty, where nothing may be put
     whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
     tool_change: frozenset[str]  # "swap", "change": with two tools, a tool change
     tools: frozenset[str]  # object classes that are the robot's tools (welder, camera …)
@@ -134,9 +136,11 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         leave_at=en("leave_at"), fills=en("fills"), goes_to=en("goes_to"),
         duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
         straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
-        back_where=_longest_first(data["back_where"]["en"]), where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
+        back_where=_longest_first(data["back_where"]["en"]), ko_back_where=_longest_first(data["back_where"].get("ko", ())),
+        where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
         via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
+        ko_keep_empty=frozenset(str(w) for w in data["keep_empty"]["ko"]),
         whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())),
         tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
         mount_points=en("mount_points") | frozenset(str(w) for w in data["mount_points"].get("ko", ())),

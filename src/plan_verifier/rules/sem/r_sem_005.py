@@ -273,6 +273,14 @@ def _contrasted(task, tasks) -> bool:
         None not in (t.obj.color, obj.color) and t.obj.color != obj.color) for t in tasks)
 
 
+def _listed(task, tasks) -> bool:
+    """One clause lists its things by name and counts them ("X랑 Y 둘 다 트레이에", "both the X and the Y"): each is a
+    thing to carry, whatever the noun."""
+    listed = [t for t in tasks if (t.start, t.end) == (task.start, task.end) and t.obj is not None]
+    return len(listed) >= 2 and all(t.obj.noun and not t.obj.generic and not t.obj.pronoun for t in listed) and \
+        any(t.obj.count is not None and (t.obj.count == -1 or t.obj.count >= len(listed)) for t in listed)
+
+
 def _complete(task, tasks) -> bool:
     """A clause of its own that says where from and where to ("then the banana from C to D"): a transfer whatever the noun."""
     return task.source is not None and task.destination is not None and \
@@ -289,7 +297,8 @@ def _certain(task, activity, instruction) -> bool:
         return False  # a fragment without verb or goal ("투입 컨베이어에서."), not a gapped task ("then the banana to D")
     if obj.noun.lower() in _sides():
         return False  # "one left and one right": which of them, not another object
-    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks) or _contrasted(task, instruction.tasks):
+    if obj.noun in vocabulary().object_classes or _complete(task, instruction.tasks) or _contrasted(task, instruction.tasks) or \
+            _listed(task, instruction.tasks):
         return True
     named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
     return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
@@ -321,7 +330,8 @@ def _certain_count(pairs, activity, instruction) -> int:
     for pair in pairs:
         task = pair.task
         if _certain(task, activity, instruction):
-            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), _count(task.obj))
+            # (the count of a list, "both the X and the Y", counts the things listed: each once)
+            counts[_key(task.obj)] = max(counts.get(_key(task.obj), 1), 1 if _listed(task, instruction.tasks) else _count(task.obj))
     return sum(counts.values())
 
 
