@@ -90,7 +90,7 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Move the loco to the rolling road.", "Loco_PaintBooth_Place", ("loco",), OTHER_WORDS),    # ... either way round
     ("Move the kettle to the minibar stand.", "Kettle_LaundryBin_Release", ("kettle",), OTHER_KIND),  # a stand is a rack
     ("Move the kettle to the minibar rack.", "Kettle_MinibarStand_Release", ("kettle",), SAME),
-    ("Move the card into the waste tub.", "Card_ShellBin_Release", ("card",), OTHER_WORDS),   # a tub is a bin
+    ("Move the card into the waste tub.", "Card_ShellBin_Release", ("card",), OTHER_WORDS),   # a kind-less tub, described
     # a mat is a support laid on a bench or in a tray
     ("Put the kit on the counter.", "Kit_CounterMat_Release", ("kit",), SAME),
     ("Hand the kit to the pilot.", "Kit_FeltMat_Release", ("kit",), OTHER_KIND),

@@ -25,7 +25,7 @@ from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, Objec
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
-from plan_verifier.semantic.places import place_key
+from plan_verifier.semantic.places import hands_over, place_key
 
 #: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
 #: object carry what the speaker left unsaid ("B로 옮겨줘").
@@ -511,6 +511,15 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
             if (fetch_then_put and task.action in CARRYING | {"transfer"} and (task.source is None or prev.source is None)
                     and (task.obj is None or _same(task.obj, prev.obj))):
                 merged = replace(task, obj=prev.obj if task.obj is None or task.obj.pronoun else task.obj, source=prev.source or task.source,
+                                 manner=prev.manner + task.manner, start=prev.start, text=f"{prev.text} … {task.text}")
+                out[-1] = (merged, prev_order)
+                out.extend(stops)
+                continue
+            if prev.action in ("transfer", "place") and prev.destination is not None and hands_over(prev.destination) and \
+                    task.action == "handover" and task.source is None and order is None and _same(task.obj, prev.obj):
+                # "줄 세트 오른쪽 트레이에서 프런트 전달 위치로, 손님한테 직접 드려": the route to a hand-over point and the
+                # hand-over there are one hand-over, from the route's source
+                merged = replace(task, obj=prev.obj if task.obj is None or task.obj.pronoun else task.obj, source=prev.source,
                                  manner=prev.manner + task.manner, start=prev.start, text=f"{prev.text} … {task.text}")
                 out[-1] = (merged, prev_order)
                 out.extend(stops)

@@ -126,7 +126,7 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         return Relation(OTHER_DESIGNATOR, f"{letters[1].upper()} against {letters[0].upper()}")  # A and B are two places
     wk, gk = _handed_over(want, wk, got, gk), _handed_over(got, gk, want, wk)
     if wk in _SINGULAR or gk in _SINGULAR:
-        if wk == gk or wk == "operator" and _hands_over(got) or gk == "operator" and _hands_over(want):
+        if wk == gk or wk == "operator" and hands_over(got) or gk == "operator" and hands_over(want):
             return Relation(SAME)  # "큐레이터 전달 위치" for "큐레이터에게": a hand-over place is where the person takes it
         if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
@@ -201,7 +201,7 @@ def _spelled_out(words: tuple[str, ...]) -> bool:
                                (is_english(w) or _known(w) or len(w) >= 5 and sum(c in "aeiouy" for c in w) >= 2) for w in words)
 
 
-def _hands_over(place: PlaceRef) -> bool:
+def hands_over(place: PlaceRef) -> bool:
     """A place named for a hand-over ("큐레이터 전달 위치", "gallery hand-over point", `GalleryHandover`): a release there is
     given to whoever stands at it, whatever else its words say (the lexicon's `handover_places`). Only a point or
     position so named: a tray or a shelf for hand-overs ("전달 트레이") is a support things are set down on."""
@@ -217,7 +217,7 @@ def _handed_over(place: PlaceRef, kind: str | None, other: PlaceRef, other_kind:
     """A position named for a hand-over ("the pilot hand-over point", `Shop_Handover`) is where a person takes the
     thing: against a place of a known kind named in other words ("the pickup tray") it counts as that person, so the
     two are other kinds. Two hand-over points, or a vague place, stay what they were."""
-    if kind not in VAGUE or not _hands_over(place) or other_kind in (None, "operator", *VAGUE) or _hands_over(other):
+    if kind not in VAGUE or not hands_over(place) or other_kind in (None, "operator", *VAGUE) or hands_over(other):
         return kind
     return kind if overlaps(_naming(words_of(place)), _naming(words_of(other))) else "operator"
 
