@@ -37,6 +37,8 @@ _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "w
 _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
 #: Pronouns that open a statement of their own after a request ("…, it failed the cycle").
 _PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
+#: A subject and its verb in one word: what follows is a statement ("we've got a board to fix"), never a route.
+_SUBJECT_VERB = frozenset({"i've", "we've", "you've", "they've", "i'm", "we're", "you're", "they're"})
 #: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
 _NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
@@ -60,6 +62,7 @@ class _Route:
     end: int = 0
     straight: bool = False  # "straight to …": a route said of the thing before, even with no source
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
+    manner: list[tuple[str, str]] = field(default_factory=list)  # "…, slowly": how it is carried
 
 
 def switched(tokens: list[Token]) -> str | None:
@@ -90,9 +93,12 @@ class Constructions(Phrases):
         start = self._after_time_phrase(start, end)
         t = self.t[start:end]
         lead = self._manner_at(start, end)
-        if lead is not None and start + lead[1] + 1 < end and self.t[start + lead[1]].low in (",", "-", "—", ":"):
+        k = start + lead[1] if lead is not None else start
+        while lead is not None and k < end and (self.t[k].low in COURTESY or self.t[k].low == "please"):
+            k += 1  # "slowly please, it's full"
+        if lead is not None and k + 1 < end and self.t[k].low in (",", "-", "—", ":"):
             # "Slowly, the elements are still wet.", "Carefully - it's hot": how the task is done, then why
-            rest = self._fact_or_context(start + lead[1] + 1, end)
+            rest = self._fact_or_context(k + 1, end)
             return replace(rest, start=t[0].start, manner=((lead[0], " ".join(x.text for x in t[:lead[1]])),) + rest.manner)
         if t and t[0].low in ("it's", "they're", "its"):
             # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
@@ -275,6 +281,10 @@ class Constructions(Phrases):
         if tok.low != "'s":
             return tok.verb == "be" or tok.low in ("is", "are")
         nxt = self.t[i + 1] if i + 1 < len(self.t) else None
+        after = self.t[i + 2] if i + 2 < len(self.t) else None
+        if nxt is not None and is_adjective(nxt.low) and after is not None and after.kind == "word" and is_noun(after.low) and \
+                not is_adjective(after.low) and i and self.t[i - 1].low not in _PRONOUN_SUBJECTS:
+            return False  # "the fridge's lower shelf": an adjective and its noun after a noun's "'s" are what it owns
         return nxt is None or nxt.kind != "word" or not is_noun(nxt.low) or is_adjective(nxt.low)
 
     def _after_time_phrase(self, start: int, end: int) -> int:
@@ -386,15 +396,17 @@ class Constructions(Phrases):
                 (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
+        # "Gently: frog from drawer 2 to …", "Carefully, slowly: …": how everything that follows is done
+        lead_manner = [Clause(None, "", t[0].start, t[i - 1].end, manner=tuple(self._manner_words(t[:i])))] if self._manner_words(t[:i]) else []
         aside = self._aside(i, end)
         if aside is not None:
             # "Roses to compost, they're done", "Envelope pack to the counter, the customer's here": the request, then why
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
-            return routes + [self._fact_or_context(aside + 1, end)] if routes else None
-        if i >= end or any(tok.verb in _BE and tok.low != "'s" or tok.verb in self.v.constructions.goes_to or self._is_be(k)
-                           for k, tok in enumerate(t[i:], start=i)):
-            return None  # a statement ("the bolt goes to bin 1"), read as one
+            return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
+        if i >= end or any(tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
+                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)):
+            return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix"), read as one
         n_except = self._phrase(i, end, EXCEPT)
         if n_except:
             phrases = self._coordinated(i + n_except, end)
@@ -429,6 +441,12 @@ class Constructions(Phrases):
                     (route.objects or route.lead or tok.low in _STRAIGHT):
                 route.straight = route.straight or tok.low in _STRAIGHT
                 i += 1  # "bottle straight to the case", "Straight to inspection": how directly, not part of the thing
+                continue
+            said = next((r for r in reversed(routes) if r.objects or r.lead or r.places), None)
+            manner = self._manner_at(i, end) if said is not None else None
+            if manner is not None:
+                said.manner.append((manner[0], " ".join(x.text for x in t[i:i + manner[1]])))
+                i += manner[1]  # "Reel from A to B, slowly", "Red cube gently into bin 2": how it goes, not a place
                 continue
             if tok.low == "not" and i + 1 < end:
                 ruled = next((r for r in reversed(routes) if r.places), None)
@@ -480,8 +498,18 @@ class Constructions(Phrases):
             lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
             order = route.order or ("sequence" if n and ordered else lead if ordered else None)
             clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded)))
-        return clauses or None
+                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded),
+                                  manner=tuple(route.manner)))
+        return lead_manner + clauses if clauses else None
+
+    def _in_place_phrase(self, k: int, end: int) -> bool:
+        """Is word k inside the noun phrase after a preposition ("from the drying stand", "onto the rest")? Then a bare
+        "stand" or "rest" names a place, not a verb of being."""
+        for p in range(k - 1, -1, -1):
+            prep = self._preposition(p, end)
+            if prep is not None:
+                return p + prep[1] <= k < self._noun_phrase(p + prep[1], end)[1]
+        return False
 
     def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:
         """One route as a transfer: its object and places; a place written first with only a goal after it is where the
