@@ -672,8 +672,12 @@ class _Sentence(Constructions):
         if action == "leave" and verb_tok.verb in self.v.constructions.via:
             # "skip the labeller", "bypass the wrapper", "skip the thermal camera": the place (or the instrument) passed by is
             # ruled out, not a thing left alone
-            passed = [o for o in objects if not o.pronoun and (o.noun in self.v.en_places or o.noun in self.v.constructions.tools)]
-            excluded_places += [PlaceRef(o.text, place_key(self.v.en_places.get(o.noun), None, None, o.noun), self.v.en_places.get(o.noun),
+            # (with its number: "skip seam 3" passes seam 3, not every seam; "skip Pos_1": an identifier names a place too)
+            named = {id(o): noun_phrases(o.text)[1] for o in objects if not o.pronoun and o.text}
+            passed = [o for o in objects if not o.pronoun and (o.noun in self.v.en_places or o.noun in self.v.constructions.tools or
+                                                               o.noun is None and named[id(o)])]
+            excluded_places += [named[id(o)][0] if named[id(o)] else
+                                PlaceRef(o.text, place_key(self.v.en_places.get(o.noun), None, None, o.noun), self.v.en_places.get(o.noun),
                                          words=o.words) for o in passed]
             objects = [o for o in objects if o not in passed]
             if passed and not objects:

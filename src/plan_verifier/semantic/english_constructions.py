@@ -26,7 +26,7 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
                                                     is_verb, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
@@ -155,8 +155,10 @@ class Constructions(Phrases):
                     if t[be].verb in c.goes_to or passive:
                         # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
                         routes, excluded = self._route_after(k, end)
+                        # "could the roll be taken off the shelf (and put in …)": taken from there, no more
+                        taken = passive and self.v.en_actions.get(t[be].verb) == "pick" and not any(role == "goal" for role, _ in routes)
                         # (how, said anywhere in it: "the battery has to go to the bin, slowly")
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
+                        return Clause("pick" if taken else "transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
                                       excluded_places=tuple(excluded), manner=tuple(self._manner_words(t)))
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
@@ -302,7 +304,7 @@ class Constructions(Phrases):
         """Where a request in the passive has its verb ("could the dish be moved …", "it needs to be taken …"): a
         participle of carrying after "be" (after a modal or "to"); None when the sentence has no such verb."""
         for i, tok in enumerate(t):
-            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert"):
+            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert", "pick"):
                 return i  # (a bare "be" only follows a modal, which the sentence may have lost to its opening words)
         return None
 
@@ -405,8 +407,9 @@ class Constructions(Phrases):
             routes = head._verbless() if head is not None else None
             return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
         if i >= end or any(tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
-                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)):
-            return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix"), read as one
+                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)) \
+                or any(self._phrase(k, end, tuple(d for d in self.v.constructions.duty if d.endswith(" to"))) for k in range(i, end)):
+            return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix", "nothing else needs to move")
         n_except = self._phrase(i, end, EXCEPT)
         if n_except:
             phrases = self._coordinated(i + n_except, end)
@@ -502,6 +505,14 @@ class Constructions(Phrases):
                                   manner=tuple(route.manner)))
         return lead_manner + clauses if clauses else None
 
+    def _work_noun(self, obj: ObjectRef) -> str | None:
+        """The work routine a noun names ("check", "inspection", "weld"), None for a thing."""
+        noun = obj.words[-1] if obj.words else obj.noun
+        for word in (noun, (noun or "").removesuffix("ion")):
+            if self.v.en_actions.get(word) in WORK:
+                return self.v.en_actions[word]
+        return None
+
     def _in_place_phrase(self, k: int, end: int) -> bool:
         """Is word k inside the noun phrase after a preposition ("from the drying stand", "onto the rest")? Then a bare
         "stand" or "rest" names a place, not a verb of being."""
@@ -517,6 +528,9 @@ class Constructions(Phrases):
         roles = {role for role, _ in route.places}
         places = list(route.places)
         objects = list(route.objects)
+        work = self._work_noun(objects[0]) if len(objects) == 1 and route.lead is None and roles == {"location"} else None
+        if work is not None:
+            return Clause(work, "", 0, 0, (), tuple(places))  # "Camera check on Pos_2", "Tack weld at seam 1": that routine there
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
