@@ -358,7 +358,8 @@ class Constructions(Phrases):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         stop = start + be if be else end
         # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
-        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source")), stop)
+        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source", "goal")),
+                    stop)
         out = []
         for np in self._coordinated(start, stop):
             if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns or self._is_person(np):
@@ -394,7 +395,7 @@ class Constructions(Phrases):
             return [Clause(switch, "", t[0].start, t[-1].end, (self._object(np),) if np is not None else (), places)]
         i = 0
         wish = False
-        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \
+        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and not self._goal_first(i, end) and \
                 (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
@@ -422,12 +423,21 @@ class Constructions(Phrases):
         routes = [_Route(i)]
         action = "transfer"
         ordered = any(tok.low in self.v.en_sequence for tok in t[:i])
+        # "Map tube: first to the RFID reader, then …": after an order word, a route to a place is the thing's named before
+        routes[0].straight = any(tok.low in self.v.en_sequence or tok.low in self.v.en_first for tok in t[:i])
         while i < end:
             tok = t[i]
             route = routes[-1]
             seq = self._phrase(i, end, tuple(p for p in self.v.en_sequence if " " in p))
             if tok.low in self.v.en_first and route.objects and not route.places and route.lead is None:
                 route.order = "first"  # "Wreath first to the van, then …": this part before what follows
+                i += 1
+                continue
+            if tok.low in self.v.constructions.back_arrows and route.lead is not None and not route.places:
+                # "Yellow bin ← wax bar from the counter mat": the place the arrow points back to is where the thing goes
+                route.places.append(("goal", route.lead))
+                route.lead = None
+                route.objects.clear()
                 i += 1
                 continue
             if tok.low in _JOINS or tok.low in self.v.en_sequence or seq or tok.kind == "punct":
@@ -504,6 +514,10 @@ class Constructions(Phrases):
                                   clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded),
                                   manner=tuple(route.manner)))
         return lead_manner + clauses if clauses else None
+
+    def _goal_first(self, i: int, end: int) -> bool:
+        """"(first) to the RFID reader": a route that opens with where to, not an infinitive's "to"."""
+        return self.t[i].low == "to" and i + 1 < end and not self._infinitive(i + 1, end) and self._noun_phrase(i + 1, end)[0] is not None
 
     def _work_noun(self, obj: ObjectRef) -> str | None:
         """The work routine a noun names ("check", "inspection", "weld"), None for a thing."""
