@@ -433,6 +433,13 @@ class Constructions(Phrases):
                 route.order = "first"  # "Wreath first to the van, then …": this part before what follows
                 i += 1
                 continue
+            if tok.low == "instead" and route.lead is not None and not route.places and self.named_before:
+                # "Don't send it to the scrap bin - rack 1 instead": the place instead of the one ruled out, for that thing
+                route.places.append(("goal", route.lead))
+                route.lead = None
+                route.objects[:] = [ObjectRef("", None, pronoun=True)]
+                i += 1
+                continue
             if tok.low in self.v.constructions.back_arrows and route.lead is not None and not route.places:
                 # "Yellow bin ← wax bar from the counter mat": the place the arrow points back to is where the thing goes
                 route.places.append(("goal", route.lead))
