@@ -159,6 +159,11 @@ def test_exclusion_told_apart_only_by_unread_words_is_not_judged() -> None:
 def test_the_gripper_put_back_is_a_tool_release() -> None:
     reading = read_instruction("상자를 컨베이어에 놓고 그리퍼는 거치대에 다시 갖다 둬")
     assert [t.action for t in reading.tasks] == ["place", "detach"]
+    # "park the welder", "return the camera": a verb of going back with a tool as its object puts the tool back
+    parked = read_instruction("Screw down the bracket on the fixture, then park the screwdriver.")
+    assert [(t.action, t.obj.noun if t.obj else None) for t in parked.tasks][-1] == ("detach", "screwdriver")
+    assert [t.action for t in read_instruction("Park the arm.").tasks] == ["return_home"]
+    assert [t.action for t in read_instruction("Tack-weld seam 1, then return the welder.").tasks] == ["weld", "detach"]
 
 
 # --------------------------------------------------------------------------- the program's notation, loanwords, analysis

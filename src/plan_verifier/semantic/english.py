@@ -16,7 +16,8 @@ from __future__ import annotations
 from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_constructions import Constructions, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
-                                                    PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_past, is_verb, participle, verb_forms)
+                                                    PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_noun, is_past, is_verb, participle,
+                                                    verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens, verb_lemma
 from plan_verifier.semantic.places import kind_of, place_key
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
@@ -58,10 +59,12 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
     k = 0
     while k < len(sentences):
         sentence = _Sentence(sentences[k], text, v)
-        if k + 1 < len(sentences) and ":" in text[sentences[k][-1].end:sentences[k + 1][0].start] and sentence._counts_tasks():
+        # (a colon of its own between them: "Step 1: … gauge. Step 2: mallet …" has a list marker there, no heading)
+        colon = k + 1 < len(sentences) and text[sentences[k][-1].end:sentences[k + 1][0].start].strip() == ":"
+        if colon and sentence._counts_tasks():
             k += 1  # "Two things: rung to the left jig, leg to the right jig": how many, no object
             continue
-        if k + 1 < len(sentences) and ":" in text[sentences[k][-1].end:sentences[k + 1][0].start] and not sentence._heads():
+        if colon and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
                 sentence = joined
@@ -101,11 +104,11 @@ def _sentences(tokens: tuple[Token, ...], text: str) -> tuple[list[list[Token]],
     for i, t in enumerate(tokens):
         if i < resume:
             continue
-        if _list_marker(tokens, i, text) or i in dotted or t.low in _CIRCLED:
+        if _list_marker(tokens, i, text) or i in dotted or t.low in _CIRCLED or _step_heading(tokens, i):
             if sentences[-1]:
                 sentences.append([])
             items.append(len(sentences) - 1)
-            resume = i + (1 if t.low in _CIRCLED else 2)
+            resume = i + (1 if t.low in _CIRCLED else 3 if _step_heading(tokens, i) else 2)
             continue
         if t.low == "(":
             close = next((k for k in range(i + 1, len(tokens)) if tokens[k].low in (")", "(")), None)
@@ -173,6 +176,13 @@ def _dotted_markers(tokens: tuple[Token, ...], text: str) -> set[int]:
     return out if len(out) > 1 else set()
 
 
+def _step_heading(tokens: tuple[Token, ...], i: int) -> bool:
+    """"Step 1: … Step 2: …", "Task 2 - …": a task word and its number opening a sentence, then a colon or dash, count
+    the items of a list like "1) … 2) …" (the number is no place: "…, step 2")."""
+    return tokens[i].low in _TASK_NOUNS and (i == 0 or tokens[i - 1].low in _SENTENCE_END) and i + 2 < len(tokens) and \
+        tokens[i + 1].kind == "number" and tokens[i + 2].low in (":", "-", "–", "—", ")")
+
+
 def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
     """"1)" or "2)" opening a list item: a number with ")" right after it and no "(" before it."""
     t = tokens[i]
@@ -231,6 +241,10 @@ class _Sentence(Constructions):
             return None
         if is_adjective(tok.low) and not (i + 1 < end and self.t[i + 1].low in _ARTICLES):
             return None  # "the red, blue and green cubes onto the tray": "green" describes; "clear the PCB out ..." acts
+        nxt = self.t[i + 1] if i + 1 < end else None
+        if is_noun(tok.low) and nxt is not None and nxt.kind == "word" and is_noun(nxt.low) and nxt.low not in DETERMINERS \
+                and nxt.low not in self.v.en_pronouns and not is_label(nxt):
+            return None  # "Archive box from shelf A to …", "fin set from the cart to …": a noun before a noun names the thing
         np, j = self._noun_phrase(i + 1, end)
         if np is None or self._names_place(np) or np.head is None:
             return None
@@ -661,8 +675,12 @@ class _Sentence(Constructions):
         if action == "leave" and verb_tok.verb in self.v.constructions.via:
             # "skip the labeller", "bypass the wrapper", "skip the thermal camera": the place (or the instrument) passed by is
             # ruled out, not a thing left alone
-            passed = [o for o in objects if not o.pronoun and (o.noun in self.v.en_places or o.noun in self.v.constructions.tools)]
-            excluded_places += [PlaceRef(o.text, place_key(self.v.en_places.get(o.noun), None, None, o.noun), self.v.en_places.get(o.noun),
+            # (with its number: "skip seam 3" passes seam 3, not every seam; "skip Pos_1": an identifier names a place too)
+            named = {id(o): noun_phrases(o.text)[1] for o in objects if not o.pronoun and o.text}
+            passed = [o for o in objects if not o.pronoun and (o.noun in self.v.en_places or o.noun in self.v.constructions.tools or
+                                                               o.noun is None and named[id(o)])]
+            excluded_places += [named[id(o)][0] if named[id(o)] else
+                                PlaceRef(o.text, place_key(self.v.en_places.get(o.noun), None, None, o.noun), self.v.en_places.get(o.noun),
                                          words=o.words) for o in passed]
             objects = [o for o in objects if o not in passed]
             if passed and not objects:

@@ -26,7 +26,7 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
                                                     is_verb, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
@@ -37,6 +37,8 @@ _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "w
 _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
 #: Pronouns that open a statement of their own after a request ("…, it failed the cycle").
 _PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
+#: A subject and its verb in one word: what follows is a statement ("we've got a board to fix"), never a route.
+_SUBJECT_VERB = frozenset({"i've", "we've", "you've", "they've", "i'm", "we're", "you're", "they're"})
 #: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
 _NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
@@ -60,6 +62,7 @@ class _Route:
     end: int = 0
     straight: bool = False  # "straight to …": a route said of the thing before, even with no source
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
+    manner: list[tuple[str, str]] = field(default_factory=list)  # "…, slowly": how it is carried
 
 
 def switched(tokens: list[Token]) -> str | None:
@@ -90,9 +93,12 @@ class Constructions(Phrases):
         start = self._after_time_phrase(start, end)
         t = self.t[start:end]
         lead = self._manner_at(start, end)
-        if lead is not None and start + lead[1] + 1 < end and self.t[start + lead[1]].low in (",", "-", "—", ":"):
+        k = start + lead[1] if lead is not None else start
+        while lead is not None and k < end and (self.t[k].low in COURTESY or self.t[k].low == "please"):
+            k += 1  # "slowly please, it's full"
+        if lead is not None and k + 1 < end and self.t[k].low in (",", "-", "—", ":"):
             # "Slowly, the elements are still wet.", "Carefully - it's hot": how the task is done, then why
-            rest = self._fact_or_context(start + lead[1] + 1, end)
+            rest = self._fact_or_context(k + 1, end)
             return replace(rest, start=t[0].start, manner=((lead[0], " ".join(x.text for x in t[:lead[1]])),) + rest.manner)
         if t and t[0].low in ("it's", "they're", "its"):
             # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
@@ -149,8 +155,10 @@ class Constructions(Phrases):
                     if t[be].verb in c.goes_to or passive:
                         # "the fan module goes from the ESD tray to station 2": every place after the verb in its role
                         routes, excluded = self._route_after(k, end)
+                        # "could the roll be taken off the shelf (and put in …)": taken from there, no more
+                        taken = passive and self.v.en_actions.get(t[be].verb) == "pick" and not any(role == "goal" for role, _ in routes)
                         # (how, said anywhere in it: "the battery has to go to the bin, slowly")
-                        return Clause("transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
+                        return Clause("pick" if taken else "transfer", t[be].text, t[0].start, t[-1].end, objects, where + tuple(routes), order=order,
                                       excluded_places=tuple(excluded), manner=tuple(self._manner_words(t)))
                     if t[be].verb in ("stay", "remain"):  # "the others stay on the table": leave them
                         return Clause(None, t[be].text, t[0].start, t[-1].end, objects, negated=True)
@@ -275,6 +283,10 @@ class Constructions(Phrases):
         if tok.low != "'s":
             return tok.verb == "be" or tok.low in ("is", "are")
         nxt = self.t[i + 1] if i + 1 < len(self.t) else None
+        after = self.t[i + 2] if i + 2 < len(self.t) else None
+        if nxt is not None and is_adjective(nxt.low) and after is not None and after.kind == "word" and is_noun(after.low) and \
+                not is_adjective(after.low) and i and self.t[i - 1].low not in _PRONOUN_SUBJECTS:
+            return False  # "the fridge's lower shelf": an adjective and its noun after a noun's "'s" are what it owns
         return nxt is None or nxt.kind != "word" or not is_noun(nxt.low) or is_adjective(nxt.low)
 
     def _after_time_phrase(self, start: int, end: int) -> int:
@@ -292,7 +304,7 @@ class Constructions(Phrases):
         """Where a request in the passive has its verb ("could the dish be moved …", "it needs to be taken …"): a
         participle of carrying after "be" (after a modal or "to"); None when the sentence has no such verb."""
         for i, tok in enumerate(t):
-            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert"):
+            if i > 1 and t[i - 1].low == "be" and is_past(tok) and self.v.en_actions.get(tok.verb) in ("transfer", "place", "insert", "pick"):
                 return i  # (a bare "be" only follows a modal, which the sentence may have lost to its opening words)
         return None
 
@@ -346,7 +358,8 @@ class Constructions(Phrases):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         stop = start + be if be else end
         # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
-        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source")), stop)
+        stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source", "goal")),
+                    stop)
         out = []
         for np in self._coordinated(start, stop):
             if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns or self._is_person(np):
@@ -382,19 +395,22 @@ class Constructions(Phrases):
             return [Clause(switch, "", t[0].start, t[-1].end, (self._object(np),) if np is not None else (), places)]
         i = 0
         wish = False
-        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and \
+        while i < end and not self._phrase(i, end, EXCEPT) and not self._noun_can(i, end) and not self._goal_first(i, end) and \
                 (self._is_filler(t[i]) or t[i].low in COURTESY or t[i].low in _WISH):
             wish = wish or t[i].low in _WISH
             i += 1
+        # "Gently: frog from drawer 2 to …", "Carefully, slowly: …": how everything that follows is done
+        lead_manner = [Clause(None, "", t[0].start, t[i - 1].end, manner=tuple(self._manner_words(t[:i])))] if self._manner_words(t[:i]) else []
         aside = self._aside(i, end)
         if aside is not None:
             # "Roses to compost, they're done", "Envelope pack to the counter, the customer's here": the request, then why
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
-            return routes + [self._fact_or_context(aside + 1, end)] if routes else None
-        if i >= end or any(tok.verb in _BE and tok.low != "'s" or tok.verb in self.v.constructions.goes_to or self._is_be(k)
-                           for k, tok in enumerate(t[i:], start=i)):
-            return None  # a statement ("the bolt goes to bin 1"), read as one
+            return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
+        if i >= end or any(tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
+                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)) \
+                or any(self._phrase(k, end, tuple(d for d in self.v.constructions.duty if d.endswith(" to"))) for k in range(i, end)):
+            return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix", "nothing else needs to move")
         n_except = self._phrase(i, end, EXCEPT)
         if n_except:
             phrases = self._coordinated(i + n_except, end)
@@ -407,12 +423,28 @@ class Constructions(Phrases):
         routes = [_Route(i)]
         action = "transfer"
         ordered = any(tok.low in self.v.en_sequence for tok in t[:i])
+        # "Map tube: first to the RFID reader, then …": after an order word, a route to a place is the thing's named before
+        routes[0].straight = any(tok.low in self.v.en_sequence or tok.low in self.v.en_first for tok in t[:i])
         while i < end:
             tok = t[i]
             route = routes[-1]
             seq = self._phrase(i, end, tuple(p for p in self.v.en_sequence if " " in p))
             if tok.low in self.v.en_first and route.objects and not route.places and route.lead is None:
                 route.order = "first"  # "Wreath first to the van, then …": this part before what follows
+                i += 1
+                continue
+            if tok.low == "instead" and route.lead is not None and not route.places and self.named_before:
+                # "Don't send it to the scrap bin - rack 1 instead": the place instead of the one ruled out, for that thing
+                route.places.append(("goal", route.lead))
+                route.lead = None
+                route.objects[:] = [ObjectRef("", None, pronoun=True)]
+                i += 1
+                continue
+            if tok.low in self.v.constructions.back_arrows and route.lead is not None and not route.places:
+                # "Yellow bin ← wax bar from the counter mat": the place the arrow points back to is where the thing goes
+                route.places.append(("goal", route.lead))
+                route.lead = None
+                route.objects.clear()
                 i += 1
                 continue
             if tok.low in _JOINS or tok.low in self.v.en_sequence or seq or tok.kind == "punct":
@@ -429,6 +461,12 @@ class Constructions(Phrases):
                     (route.objects or route.lead or tok.low in _STRAIGHT):
                 route.straight = route.straight or tok.low in _STRAIGHT
                 i += 1  # "bottle straight to the case", "Straight to inspection": how directly, not part of the thing
+                continue
+            said = next((r for r in reversed(routes) if r.objects or r.lead or r.places), None)
+            manner = self._manner_at(i, end) if said is not None else None
+            if manner is not None:
+                said.manner.append((manner[0], " ".join(x.text for x in t[i:i + manner[1]])))
+                i += manner[1]  # "Reel from A to B, slowly", "Red cube gently into bin 2": how it goes, not a place
                 continue
             if tok.low == "not" and i + 1 < end:
                 ruled = next((r for r in reversed(routes) if r.places), None)
@@ -480,8 +518,30 @@ class Constructions(Phrases):
             lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
             order = route.order or ("sequence" if n and ordered else lead if ordered else None)
             clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded)))
-        return clauses or None
+                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded),
+                                  manner=tuple(route.manner)))
+        return lead_manner + clauses if clauses else None
+
+    def _goal_first(self, i: int, end: int) -> bool:
+        """"(first) to the RFID reader": a route that opens with where to, not an infinitive's "to"."""
+        return self.t[i].low == "to" and i + 1 < end and not self._infinitive(i + 1, end) and self._noun_phrase(i + 1, end)[0] is not None
+
+    def _work_noun(self, obj: ObjectRef) -> str | None:
+        """The work routine a noun names ("check", "inspection", "weld"), None for a thing."""
+        noun = obj.words[-1] if obj.words else obj.noun
+        for word in (noun, (noun or "").removesuffix("ion")):
+            if self.v.en_actions.get(word) in WORK:
+                return self.v.en_actions[word]
+        return None
+
+    def _in_place_phrase(self, k: int, end: int) -> bool:
+        """Is word k inside the noun phrase after a preposition ("from the drying stand", "onto the rest")? Then a bare
+        "stand" or "rest" names a place, not a verb of being."""
+        for p in range(k - 1, -1, -1):
+            prep = self._preposition(p, end)
+            if prep is not None:
+                return p + prep[1] <= k < self._noun_phrase(p + prep[1], end)[1]
+        return False
 
     def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:
         """One route as a transfer: its object and places; a place written first with only a goal after it is where the
@@ -489,6 +549,9 @@ class Constructions(Phrases):
         roles = {role for role, _ in route.places}
         places = list(route.places)
         objects = list(route.objects)
+        work = self._work_noun(objects[0]) if len(objects) == 1 and route.lead is None and roles == {"location"} else None
+        if work is not None:
+            return Clause(work, "", 0, 0, (), tuple(places))  # "Camera check on Pos_2", "Tack weld at seam 1": that routine there
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]

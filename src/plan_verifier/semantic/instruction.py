@@ -441,6 +441,8 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
     if action == "return_home":
         if obj is not None and (goal or location):
             return Task("transfer", obj=obj, source=source, destination=goal or location, **common)
+        if obj is not None and not obj.pronoun and obj.noun in _TOOLS():
+            return Task("detach", obj=obj, **common)  # "park the welder", "return the camera": the tool goes back on its stand
         return Task("return_home", destination=PlaceRef("home", "home", "home"), **common)
     if action in WORK:
         if _holds(clause):
@@ -485,6 +487,12 @@ def _a_person(place: PlaceRef, verb: str) -> bool:
     if has_hangul(verb) or has_hangul(place.text):
         return False
     return place.kind is None or place.kind.startswith("container:") and place.obj is not None and place.obj.noun not in _OBJECT_NOUNS()
+
+
+def _TOOLS() -> frozenset[str]:
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    return vocabulary().constructions.tools
 
 
 def _OBJECT_NOUNS() -> frozenset[str]:

@@ -109,6 +109,7 @@ class Constructions:
     duty: tuple[str, ...]  # "has to", "needs to": between the subject and such a verb
     straight: frozenset[str]  # "straight", "directly": after such a verb, before its place
     arrows: tuple[str, ...]  # "->", "→": a route written as notation
+    back_arrows: frozenset[str]  # "←": the place before it is where the thing after it goes
     landmarks: frozenset[str]  # "by", "next to": a place that locates the place before it
     back_where: tuple[str, ...]  # "where it was": the place a thing is returned to, not named
     ko_back_where: tuple[str, ...]  # "원래 자리", "제자리": the same in Korean
@@ -135,7 +136,8 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
     return Constructions(
         leave_at=en("leave_at"), fills=en("fills"), goes_to=en("goes_to"),
         duty=tuple(sorted((str(w).lower() for w in data["duty"]["en"]), key=lambda w: -len(w.split()))),
-        straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), landmarks=en("landmarks"),
+        straight=en("straight"), arrows=tuple(str(a) for a in data["arrows"]), back_arrows=frozenset(str(a) for a in data["back_arrows"]),
+        landmarks=en("landmarks"),
         back_where=_longest_first(data["back_where"]["en"]), ko_back_where=_longest_first(data["back_where"].get("ko", ())),
         where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
