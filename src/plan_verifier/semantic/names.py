@@ -117,13 +117,15 @@ def identifier_evidence(name: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], 
 @functools.lru_cache(maxsize=4096)
 def _abbreviated_place(word: str) -> str | None:
     """The one place noun of the vocabulary `word` abbreviates by dropping letters ("stn": station), if only one fits:
-    same first letter, the rest in order, at least three letters and not a word of its own."""
+    same first letter, the rest in order, at least three letters and not a word of its own; of several, the one that
+    ends as the abbreviation does."""
     if not (word.isalpha() and 3 <= len(word) <= 5) or _is_word(word):
         return None
     v = vocabulary()
-    fits = {v.en_places[p] for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)}
     names = [p for p in v.en_places if " " not in p and p[0] == word[0] and len(p) > len(word) and _in_order(word, p)]
-    return names[0] if len(fits) == 1 and names else None
+    if len({v.en_places[p] for p in names}) > 1:
+        names = [p for p in names if p[-1] == word[-1]]  # "stn" keeps the last letter of station, not of stand
+    return names[0] if len({v.en_places[p] for p in names}) == 1 else None
 
 
 def _in_order(short: str, long_: str) -> bool:

@@ -80,8 +80,13 @@ class RSem003(SemanticRule):
             src, dst = pair.source, pair.destination
             handover = task.action == "handover"
             sure_src, sure_dst = confidence(src, corroborated(pair, "source")), confidence(dst, corroborated(pair, "destination"))
-            if sure_src is not None and sure_dst is not None and not handover and _crossed(task, src, dst) and \
-                    not _done_by_another(task, t, g):
+            other = _done_by_another(task, t, g) if not handover else None
+            if other is not None and (sure_src is not None or sure_dst is not None or _crossed(task, src, dst)):
+                unverified.append(f"from {task.source.text} to {task.destination.text} for the {_what(task)}: the plan carries "
+                                  f"another thing the instruction names that way (step {other.grasp.step.index}), so the "
+                                  "instruction's words may join two requests")
+                continue
+            if sure_src is not None and sure_dst is not None and not handover and _crossed(task, src, dst):
                 judged = True
                 yield self.judged(f"Location error: source and destination are swapped: the plan picks up at "
                                   f"{src.found.place.text} ({quote(src.found)}) and puts down at {dst.found.place.text} ({quote(dst.found)}), "
@@ -91,8 +96,7 @@ class RSem003(SemanticRule):
                                   expected_source=task.source.text, expected_destination=task.destination.text,
                                   grasp_step=t.grasp.step.index, release_step=t.release.step.index if t.release else None)
                 continue
-            if sure_src is None and sure_dst is None and not handover and not agrees(src) and not agrees(dst) and \
-                    _crossed(task, src, dst) and not _done_by_another(task, t, g):
+            if sure_src is None and sure_dst is None and not handover and not agrees(src) and not agrees(dst) and _crossed(task, src, dst):
                 # the program's own pick place is the instruction's destination and its put-down place the source: the
                 # instruction's words name both of the program's places, the other way round
                 judged = True
@@ -256,16 +260,18 @@ def _near(a, b) -> bool:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= 30.0 ** 2
 
 
-def _done_by_another(task, t, g) -> bool:
-    """Does a transfer no task was paired with carry a thing the instruction names from the task's source to its
-    destination? Then the reader joined two requests into this task ("A에서 B로, frog는 B에서 A로": two things change
-    places, the first one's name unread) and paired it with the wrong transfer — no swap to report."""
+def _done_by_another(task, t, g):
+    """A transfer no task was paired with that carries a thing the instruction names from the task's source to its
+    destination (None: there is none). Then the reader joined two requests into this task ("A에서 B로, frog는 B에서 A로":
+    two things change places, the first one's name unread) and paired it with the wrong transfer."""
+    if task.source is None or task.destination is None:
+        return None
     positions, carried, said_words = g.activity.positions, carried_words(task), text_nouns(g.instruction.text)
-    return any(other.release is not None and
-               overlaps(tuple(w for n in other.grasp.objects if n.obj is not None for w in (n.obj.words or (n.obj.noun,)) if w),
-                        said_words)
-               and compare_place(task.source, other.grasp, positions, carried).same
-               and compare_place(task.destination, other.release, positions, carried).same for other in g.extra)
+    return next((other for other in g.extra if other is not t and other.release is not None and
+                 overlaps(tuple(w for n in other.grasp.objects if n.obj is not None for w in (n.obj.words or (n.obj.noun,)) if w),
+                          said_words)
+                 and compare_place(task.source, other.grasp, positions, carried).same
+                 and compare_place(task.destination, other.release, positions, carried).same), None)
 
 
 def _crossed(task, src, dst) -> bool:
