@@ -194,6 +194,8 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
             # "3D 스캐너는 거치지 마", "위 선반은 건드리지 마": no stop there either (the first one said); "캠버 게이지에 대지 말고",
             # "don't show it to the camera": holding the thing there is the inspection ruled out
             for visit in activity.visits:
+                if activity.format == "json" and _waypoint(visit):
+                    continue  # `Safe_Fixture`: the cell's path between two places runs past it, no stop there
                 c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
                 if _names_excluded(place, c) and c.found is not None and not c.contradicted:
                     yield f"stop at {place.text}", visit.step, c.found
@@ -655,8 +657,16 @@ def _best(named: list[Named]) -> Named:
     return sorted(named, key=lambda n: (n.source not in (IDENTIFIER, CELL), n.step if n.step is not None else 0))[0]
 
 
+#: Words of a cell position that make it a waypoint by a place (`Safe_Fixture`, `Conveyor_Approach`), not the place.
+_WAYPOINT_WORDS = frozenset({"safe", "safety", "approach", "app", "appr", "above", "hover", "clear", "clearance", "via", "waypoint", "wp"})
+
+
+def _waypoint(visit: Visit) -> bool:
+    return any(w.lower() in _WAYPOINT_WORDS for n in visit.places + visit.names for w in re.split(r"[_\W]+", n.quote) if w)
+
+
 def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], asked: Sequence[ObjectRef]) -> Iterable[Excluded]:
-    excluded = [x for x in excluded if _told_apart(x, asked)]
+    excluded = [x for x in excluded if _told_apart(x, asked) and not _a_place_word(x)]
     for t in transfers:
         for x in excluded:
             if _everything_else(x):
@@ -668,6 +678,13 @@ def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], aske
             if hit is not None:
                 yield Excluded(x, t, hit)
                 break
+
+
+def _a_place_word(x: ObjectRef) -> bool:
+    """Is an excluded "thing" a place by its noun ("leave printer 2 alone": the printer is where things are, a noun no
+    object class has)? Then no transfer handles it; a thing whose name only resembles it ("bracket print") is no hit."""
+    v = vocabulary()
+    return x.noun is not None and x.noun not in v.object_classes and bool(v.en_places.get(x.noun) or v.ko_places.get(x.noun))
 
 
 def _told_apart(x: ObjectRef, asked: Sequence[ObjectRef]) -> bool:

@@ -573,6 +573,15 @@ def _apply_order(pending: list[tuple[Task, str | None]]) -> list[Task]:
     "first" starts one after it; tasks without a cue stay in the stage of the task before ("A and B")."""
     tasks = [t for t, _ in pending]
     orders = [o for _, o in pending]
+    for k in range(len(tasks) - 1, 0, -1):
+        earlier = next((j for j in range(k) if _repeats(tasks[j], tasks[k])), None)
+        if earlier is not None and orders[k] == "first":
+            # "tack-weld Pos_1 and Pos_5, Pos_1 first": the task said again with "first" is the earlier one, done first
+            again = tasks.pop(earlier)
+            orders.pop(earlier)
+            del tasks[k - 1], orders[k - 1]
+            tasks.insert(0, again)
+            orders.insert(0, "first")
     i = 0
     while i < len(tasks):
         if orders[i] == "after" and i > 0:
@@ -592,6 +601,14 @@ def _apply_order(pending: list[tuple[Task, str | None]]) -> list[Task]:
         if cue == "first":
             stage += 1
     return staged
+
+
+def _repeats(a: Task, b: Task) -> bool:
+    """Does task b say task a again (same action, object and places)?"""
+    def key(p: PlaceRef | None) -> str | None:
+        return p.key if p is not None else None
+    return a.action == b.action and key(a.at) == key(b.at) and key(a.destination) == key(b.destination) and \
+        key(a.source) == key(b.source) and (a.obj.text.lower() if a.obj else None) == (b.obj.text.lower() if b.obj else None)
 
 
 def _unique(objects: list[ObjectRef]) -> list[ObjectRef]:
