@@ -681,10 +681,12 @@ def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], aske
 
 
 def _a_place_word(x: ObjectRef) -> bool:
-    """Is an excluded "thing" a place by its noun ("leave printer 2 alone": the printer is where things are, a noun no
-    object class has)? Then no transfer handles it; a thing whose name only resembles it ("bracket print") is no hit."""
+    """Is an excluded "thing" a numbered or lettered place ("leave printer 2 alone": a place noun no object class has,
+    with its designator)? Then no transfer handles it; a thing whose name only resembles it ("bracket print") is no hit.
+    Without a designator the noun may name things ("leave the molds alone")."""
     v = vocabulary()
-    return x.noun is not None and x.noun not in v.object_classes and bool(v.en_places.get(x.noun) or v.ko_places.get(x.noun))
+    return x.noun is not None and x.noun not in v.object_classes and bool(v.en_places.get(x.noun) or v.ko_places.get(x.noun)) \
+        and re.search(r"(?<![\w])(\d+|[A-Z])(?![\w])|\d+번", x.text) is not None
 
 
 def _told_apart(x: ObjectRef, asked: Sequence[ObjectRef]) -> bool:
