@@ -543,6 +543,10 @@ class _Sentence(Constructions):
                 if np is not None and self._names_place(np):
                     places.append(("goal", self._place(np)))
                     last_role, i = "goal", j
+                elif places and places[-1][0] == "location" and self.t[i - back_where - 1].kind != "punct":
+                    # "put it on shelf B where it lives": the place just named is where it goes, the words say whose it is
+                    places[-1] = ("goal", places[-1][1])
+                    last_role = "goal"
                 elif not any(role == "goal" for role, _ in places):
                     said = self.t[i - back_where].start
                     places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere

@@ -311,6 +311,10 @@ def origin_of(fragment: str) -> PlaceRef | None:
     return place if place is not None and place.kind is not None else None
 
 
+#: Words a place fragment may have besides the place ("In the right-hand pocket.").
+_PLACE_FRAGMENT_WORDS = frozenset({"the", "a", "an", "in", "on", "at", "into", "onto", "to", "its", "their", "one"})
+
+
 def refinement_of(fragment: str) -> PlaceRef | None:
     """A sentence that is only a place with a side or a label ("Right-hand pocket.", "오른쪽 칸."), else None."""
     from plan_verifier.semantic.names import route_end
@@ -321,6 +325,9 @@ def refinement_of(fragment: str) -> PlaceRef | None:
     place = places[0][1]
     if _aside(fragment):
         return None  # "— lane 2's jammed.", "— lane 1 is for bars today.": an aside, not a part of the destination
+    said = set(place.text.lower().split())
+    if any(w not in said and w not in _PLACE_FRAGMENT_WORDS for w in re.findall(r"[\w'-]+", fragment.lower())):
+        return None  # "Someone left it on printer 1.": a sentence about the place, not the place alone
     return place if (place.label or place.side) and place.kind not in (None, "position") else None
 
 
