@@ -86,6 +86,9 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             continue
         offset = text.index(item, start)
         item = _thing_first(item)
+        note = _NOTE.search(item)
+        if note is not None and _ARROWS.search(item[:note.start()]) and not _SOURCE_AFTER.search(item) and not _WHERE_AFTER.search(item):
+            item = item[:note.start()]  # "자물쇠: 바이스 → 카운터 접시 (손님이 알아서 가져감)": a note on the route, not its end
         pieces = item.split(",")
         if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
             # "wooden block → left tray, jacks → right tray": one route a part
@@ -194,6 +197,8 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
 
 
+#: Words in brackets at the end of a route ("… → counter dish (the customer collects it)").
+_NOTE = re.compile(r"\s*\(([^()]*)\)\s*[.!]?\s*$")
 #: A route's source said after it: "tie → right basket (from rack 1)", "pickup → left tray, from shelf B",
 #: "넥타이 → 오른쪽 바구니 (1번 랙에서)", "라벨 롤 → 왼쪽 트레이, 주황 상자에서 꺼내서" (a verb of taking after it at most).
 _SOURCE_AFTER = re.compile(r"(?:,\s*|\s*\(\s*)(?:from\s+(?P<en>[^(),]+?)|(?P<ko>[^(),]+?)에서(?:\s+(?P<taken>[가-힣]+))?)\s*\)?\s*[.!]?$", re.I)
