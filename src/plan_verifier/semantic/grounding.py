@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 from plan_verifier.semantic.activity import CELL, COMMENT, IDENTIFIER, Activity, Named, Spot, Transfer, Visit, Work
 from plan_verifier.semantic.clauses import WORK, ObjectRef, PlaceRef
 from plan_verifier.semantic.instruction import Instruction, Task
-from plan_verifier.semantic.language import canon, has_hangul, similar
+from plan_verifier.semantic.language import canon, has_hangul, identifier_words, similar
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.names import name_objects, route_end, word_groups
 from plan_verifier.semantic.places import (CONTAINERS, OTHER_DESIGNATOR, OTHER_KIND, OTHER_WORDS, SAME, UNCOMPARABLE, VAGUE, free_words, kind_of,
@@ -662,7 +662,7 @@ _WAYPOINT_WORDS = frozenset({"safe", "safety", "approach", "app", "appr", "above
 
 
 def _waypoint(visit: Visit) -> bool:
-    return any(w.lower() in _WAYPOINT_WORDS for n in visit.places + visit.names for w in re.split(r"[_\W]+", n.quote) if w)
+    return any(w.lower() in _WAYPOINT_WORDS for n in visit.places + visit.names for w in identifier_words(n.quote))
 
 
 def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], asked: Sequence[ObjectRef]) -> Iterable[Excluded]:

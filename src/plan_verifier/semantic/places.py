@@ -197,8 +197,8 @@ def _described(place: PlaceRef) -> bool:
 def _spelled_out(words: tuple[str, ...]) -> bool:
     """English words written out, the dictionary's or longer ones spelled like words ("offcut", "rehairing"), not
     abbreviations (`pn`, `stn`, `frdg`) nor Korean, which may stand for anything."""
-    return bool(words) and all(w.isascii() and w.isalpha() and len(w) >= 3 and
-                               (is_english(w) or _known(w) or len(w) >= 5 and sum(c in "aeiouy" for c in w) >= 2) for w in words)
+    return bool(words) and all(_readable((w,)) or w.isascii() and w.isalpha() and len(w) >= 5 and sum(c in "aeiouy" for c in w) >= 2
+                               for w in words)
 
 
 def hands_over(place: PlaceRef) -> bool:

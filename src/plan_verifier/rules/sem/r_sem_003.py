@@ -80,8 +80,9 @@ class RSem003(SemanticRule):
             src, dst = pair.source, pair.destination
             handover = task.action == "handover"
             sure_src, sure_dst = confidence(src, corroborated(pair, "source")), confidence(dst, corroborated(pair, "destination"))
-            other = _done_by_another(task, t, g) if not handover else None
-            if other is not None and (sure_src is not None or sure_dst is not None or _crossed(task, src, dst)):
+            doubted = not handover and (sure_src is not None or sure_dst is not None or _crossed(task, src, dst))
+            other = _done_by_another(task, t, g) if doubted else None
+            if other is not None:
                 unverified.append(f"from {task.source.text} to {task.destination.text} for the {_what(task)}: the plan carries "
                                   f"another thing the instruction names that way (step {other.grasp.step.index}), so the "
                                   "instruction's words may join two requests")
@@ -266,12 +267,13 @@ def _done_by_another(task, t, g):
     two things change places, the first one's name unread) and paired it with the wrong transfer."""
     if task.source is None or task.destination is None:
         return None
-    positions, carried, said_words = g.activity.positions, carried_words(task), text_nouns(g.instruction.text)
-    return next((other for other in g.extra if other is not t and other.release is not None and
-                 overlaps(tuple(w for n in other.grasp.objects if n.obj is not None for w in (n.obj.words or (n.obj.noun,)) if w),
-                          said_words)
-                 and compare_place(task.source, other.grasp, positions, carried).same
-                 and compare_place(task.destination, other.release, positions, carried).same), None)
+    positions, carried = g.activity.positions, carried_words(task)
+    routed = [other for other in g.extra if other is not t and other.release is not None
+              and compare_place(task.source, other.grasp, positions, carried).same
+              and compare_place(task.destination, other.release, positions, carried).same]
+    said_words = text_nouns(g.instruction.text) if routed else ()
+    return next((other for other in routed if overlaps(
+        tuple(w for n in other.grasp.objects if n.obj is not None for w in (n.obj.words or (n.obj.noun,)) if w), said_words)), None)
 
 
 def _crossed(task, src, dst) -> bool:
