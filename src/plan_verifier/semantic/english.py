@@ -82,14 +82,16 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
 
 
 def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
-    """"Swap the welder for the camera": the first tool comes off, then the second goes on — no tool is carried."""
+    """"Swap the welder for the camera": the first tool comes off, then the second goes on — no tool is carried.
+    "Then swap to the gripper" names only the tool that goes on: the one on the arm comes off first (the detach
+    without a thing is the tool attached last)."""
     c = v.constructions
-    if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) != 1 or \
-            clause.objects[0].noun not in c.tools or len(clause.places) != 1:
+    if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) > 1 or \
+            clause.objects and clause.objects[0].noun not in c.tools or len(clause.places) != 1:
         return (clause,)
     place = clause.places[0][1]
     new = place.obj if place.obj is not None else None
-    if new is None or new.noun not in c.tools or new.noun == clause.objects[0].noun:
+    if new is None or new.noun not in c.tools or clause.objects and new.noun == clause.objects[0].noun:
         return (clause,)
     return (Clause("detach", clause.verb, clause.start, clause.end, clause.objects, order=clause.order),
             Clause("attach", clause.verb, clause.start, clause.end, (new,), order="sequence"))
@@ -223,11 +225,25 @@ class _Sentence(Constructions):
                 return first_word
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i)
+        if self._changes_to_a_tool(i):
+            return "transfer"  # "then switch to the camera": `_tool_change` makes it the camera's attaching
         if tok.verb in _LEAVE:
             return "leave"
         if i + 1 < len(self.t) and f"{tok.verb} {self.t[i + 1].low}" in self.v.en_actions:
             return self.v.en_actions[f"{tok.verb} {self.t[i + 1].low}"]
         return self._split_particle(i) or self._caused_motion(i)
+
+    def _changes_to_a_tool(self, i: int) -> bool:
+        """"switch to the camera", "change over to the welder": a verb of tool change whose goal is one of the robot's
+        tools (the verb alone is a noun as often: "the switch", "a change of plan")."""
+        c, end = self.v.constructions, len(self.t)
+        if self.t[i].verb not in c.tool_change and self.t[i].low not in c.tool_change:
+            return False
+        k = i + 1 + (i + 1 < end and self.t[i + 1].low == "over")
+        if k >= end or self.t[k].low != "to":
+            return False
+        np, _ = self._noun_phrase(k + 1, end)
+        return np is not None and np.head is not None and np.head.noun in c.tools
 
     def _caused_motion(self, i: int) -> str | None:
         """"Send the box to the line", "throw the cuvette into the bin": any verb with an object and a goal after it moves
@@ -275,8 +291,10 @@ class _Sentence(Constructions):
                                                         and self.t[j].low not in self.v.en_objects):
             j -= 1
         if i >= 2 and self.t[i - 1].low in (",", "and", "or") and i + 1 < len(self.t) and (self.t[i + 1].kind == "number" or is_label(self.t[i + 1])) and \
-                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS):
+                (i + 2 == len(self.t) or self.t[i + 2].kind == "punct" or self.t[i + 2].low in CONJUNCTIONS) and \
+                not (self.t[i].verb in self.v.en_actions and self.t[i].noun not in self.v.en_places):
             return False  # "rack A, slot 2", "seam 2 and seam 3": a noun with its number after a place, not "slot" the verb
+            # ("…, and inspect Pos_2": a verb that names no place heads its clause)
         nxt = self.t[i + 1] if i + 1 < len(self.t) else None
         after = self.t[i + 2] if i + 2 < len(self.t) else None
         if nxt is not None and nxt.kind == "number" and self.t[i].noun in self.v.en_places and \
