@@ -385,6 +385,12 @@ def test_a_planners_summary_before_its_steps_and_a_tool_change() -> None:
         [("weld", None), ("detach", "welder"), ("attach", "camera"), ("inspect", None)]
     ko = read_instruction("목표: 큐브 옮기기\n단계:\n1. 빨간 큐브를 1번 통에서 집기\n2. 2번 통에 놓기")
     assert len(ko.tasks) == 1 and ko.tasks[0].destination.label == "2"
+    # a change named by the tool that goes on: the one on the arm comes off first; "and inspect Pos_2" is a task of its own
+    assert [(t.action, t.obj.noun if t.obj else None, t.stage) for t in
+            read_instruction("Tack weld Pos_2, then switch over to the camera and inspect Pos_2.").tasks] == \
+        [("weld", None, 0), ("detach", None, 1), ("attach", "camera", 2), ("inspect", None, 2)]
+    assert [t.action for t in read_instruction("Move the crate to the table and inspect Pos_3.").tasks] == ["transfer", "inspect"]
+    assert [t.action for t in read_instruction("Flip the switch to the left.").tasks] == ["transfer"]
     # anything else swapped is carried, and a summary with no numbered steps after it stays the instruction
     assert [t.action for t in read_instruction("Swap the red cube for the blue cube.").tasks] == ["transfer"]
     assert [t.action for t in read_instruction("Task: move the cube to bin 2.").tasks] == ["transfer"]
