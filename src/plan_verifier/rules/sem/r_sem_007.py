@@ -86,7 +86,7 @@ class RSem007(SemanticRule):
         # A re-grasp handles an object again: one the instruction names specifically, or one the program itself names
         # at a transfer that carries out a task ("the plastic part" does not make a third transfer of a housing one).
         asked = [t.obj for t in g.instruction.tasks if t.obj is not None and t.obj.noun is not None and not t.obj.generic]
-        done = [n.obj for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
+        done = [(n.obj, p.transfer) for p in g.pairs if p.transfer is not None for n in p.transfer.objects if n.obj is not None]
         for t in g.extra:
             if id(t) in excluded:
                 continue
@@ -102,7 +102,8 @@ class RSem007(SemanticRule):
             # (what the extra transfer's name says at its grasp: at a release the same word may be the place both are put
             # down at, `modfix`)
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
-                    any(_named_again(o, n.obj) for o in done for n in t.grasp.objects if n.obj is not None):
+                    any(_named_again(o, n.obj) and not _place_of_both(n.obj, (done_by.grasp, t.grasp)) for o, done_by in done
+                        for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             # what the instruction names as a place ("the carton", "crack camera 들러") is where things go, not a thing carried
             carried = [n for n in named if not _a_place_of_the_instruction(n.obj, g)]
@@ -362,6 +363,17 @@ def _named_again(a, b) -> bool:
     """The program names the same object twice (same noun or both generic, no attribute that differs)."""
     return (a.noun == b.noun or a.noun is None and b.noun is None) and all(
         x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
+
+
+def _place_of_both(obj, spots) -> bool:
+    """Is the word both grasps share a word of the place each is at ("bowl: trimming wheel → drying shelf" after the vase
+    from the trimming wheel)? Then the two take things from one place, not one thing twice. (A place reading that holds
+    every word the spot names, the whole pose name read as a place, tells nothing apart.)"""
+    def place_word(spot) -> bool:
+        things = {n.obj.noun for n in spot.objects if n.obj is not None and n.obj.noun}
+        return any(n.place is not None and overlaps((obj.noun,), n.place.words) and not things <= set(n.place.words)
+                   for n in spot.places)
+    return obj.noun is not None and all(place_word(spot) for spot in spots)
 
 
 def _clause(g, obj) -> str:
