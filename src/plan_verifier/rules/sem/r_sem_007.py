@@ -106,7 +106,10 @@ class RSem007(SemanticRule):
                         for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             # what the instruction names as a place ("the carton", "crack camera 들러") is where things go, not a thing carried
-            carried = [n for n in named if not _a_place_of_the_instruction(n.obj, g)]
+            # (nor is a word of the place the program names at that very spot: "plating" of "miso bowl: plating station → …")
+            placed = {id(n) for spot in (t.grasp, t.release) if spot is not None for n in spot.objects
+                      if n.obj is not None and _place_word(n.obj, spot)}
+            carried = [n for n in named if not _a_place_of_the_instruction(n.obj, g) and id(n) not in placed]
             if named and not carried:
                 unverified.append(f"the grasp at step {t.grasp.step.index}: what the plan names there is a place of the instruction")
                 continue
@@ -269,7 +272,18 @@ def _named_by_instruction(obj, g) -> bool:
     if obj.color is not None or obj.material is not None:
         return False
     mine = tuple(dict.fromkeys((*obj.words, *text_nouns(obj.text or ""), obj.noun)))
-    return any(overlaps(mine, text_nouns(text[c.start:c.end])) for c in said if not (c.excluded or c.excluded_places))
+    return any(overlaps(mine, _nouns_asked(c, text)) for c in said)
+
+
+def _nouns_asked(clause, text: str) -> tuple[str, ...]:
+    """The clause's nouns without those of what it rules out ("Travel tin goes in the blue box, not the red one" still
+    names the tin)."""
+    nouns = text_nouns(text[clause.start:clause.end])
+    if not (clause.excluded or clause.excluded_places):
+        return nouns
+    ruled = [w for o in clause.excluded for w in (*o.words, *text_nouns(o.text or ""), o.noun) if w] + \
+        [w for _, place in clause.excluded_places for w in (*place.words, *text_nouns(place.text)) if w]
+    return tuple(n for n in nouns if not overlaps((n,), tuple(ruled)))
 
 
 #: The prepositions and verbs of the lexicon's `leave_alone` ("leave it on …"): the rest says a thing stays.
@@ -367,13 +381,21 @@ def _named_again(a, b) -> bool:
 
 def _place_of_both(obj, spots) -> bool:
     """Is the word both grasps share a word of the place each is at ("bowl: trimming wheel → drying shelf" after the vase
-    from the trimming wheel)? Then the two take things from one place, not one thing twice. (A place reading that holds
-    every word the spot names, the whole pose name read as a place, tells nothing apart.)"""
-    def place_word(spot) -> bool:
-        things = {n.obj.noun for n in spot.objects if n.obj is not None and n.obj.noun}
-        return any(n.place is not None and overlaps((obj.noun,), n.place.words) and not things <= set(n.place.words)
-                   for n in spot.places)
-    return obj.noun is not None and all(place_word(spot) for spot in spots)
+    from the trimming wheel; `p_bowl_trimming_wheel_pick` after `p_vase_trimming_wheel_pick`)? Then the two take things
+    from one place, not one thing twice."""
+    return all(_place_word(obj, spot, by_names=True) for spot in spots)
+
+
+def _place_word(obj, spot, by_names: bool = False) -> bool:
+    """Is the thing's word one of the place the program names at this spot ("plating station" in "miso bowl: plating
+    station → …")? A comment sets thing and place apart; a pose name read alone only against another that shares it
+    (`by_names`): by itself `p_reference_cell_…` may read the cell as a place. A place reading that holds every word
+    the spot names tells nothing apart."""
+    if obj.noun is None:
+        return False
+    things = {n.obj.noun for n in spot.objects if n.obj is not None and n.obj.noun}
+    return any((by_names or n.source != IDENTIFIER) and n.place is not None and overlaps((obj.noun,), n.place.words)
+               and not things <= set(n.place.words) for n in spot.places)
 
 
 def _clause(g, obj) -> str:
