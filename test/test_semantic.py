@@ -396,6 +396,15 @@ def test_a_planners_summary_before_its_steps_and_a_tool_change() -> None:
     assert [t.action for t in read_instruction("Task: move the cube to bin 2.").tasks] == ["transfer"]
 
 
+def test_manner_said_where_no_verb_takes_it() -> None:
+    assert read_instruction("Egg crate: packing bench → dispatch cart, quickly please.").manner == (("fast", "quickly"),)
+    # taken back, a permission, an adjective, or both kinds: no manner
+    for text in ("Egg crate to the dispatch cart, no need to hurry.", "달걀 상자 포장대에서 출고 카트로, 빨리 해도 괜찮아요.",
+                 "달걀 상자 포장대에서 출고 카트로 옮겨. 천천히 할 필요는 없어.", "Give the egg crate a quick look, then it goes to cart 2.",
+                 "Egg crate to cart 2, quickly but gently."):
+        assert read_instruction(text).manner == (), text
+
+
 def test_order_manner_and_context() -> None:
     assert read_instruction("Move to A, then B").ordered and not read_instruction("Move the cup to A and the bowl to B").ordered
     assert read_instruction("먼저 빨간 블록을 A에서 B로 옮기고, 그 다음 바나나를 C에서 D로 옮겨줘").ordered

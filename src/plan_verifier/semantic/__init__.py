@@ -5,7 +5,8 @@
   attributes, source, destination, manner — plus the objects and places it excludes and
   whether it fixes the order. English is lemmatised (lemminflect), Korean analysed into
   morphemes (Kiwi); `vocabulary.py` holds the meanings and the constructions
-  (`data/semantic_lexicon.yaml`).
+  (`data/semantic_lexicon.yaml`); `manner.py` reads a manner adverb no verb took
+  ("A → B, quickly please").
 * `places.py`: place identity — a place is kind + designators + free words, and two
   mentions relate as the same place, another kind, another designator, other words, or
   not comparably; `matching.py` says which words correspond (lemma, abbreviation,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
+from plan_verifier.semantic.manner import manner_said
 from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
 from plan_verifier.semantic.places import hands_over, place_key
 
@@ -100,6 +101,8 @@ def read_instruction(text: str) -> Instruction:
     body, unsure = corrected(without_summary(without_cell_heading(text)), language, read_clauses)
     clauses = notation_routes(body, read_clauses) or read_clauses(body)
     reading = assemble(text, language, clauses)
+    if not reading.manner and sum(t.carries for t in reading.tasks) == 1 and not any(t.manner for t in reading.tasks):
+        reading = replace(reading, manner=manner_said(body, language))  # "A → B, quickly please": how the one thing goes
     return replace(reading, unread=reading.unread + unsure) if unsure else reading
 
 

@@ -45,6 +45,8 @@ class Vocabulary:
     ko_all: frozenset[str]
     en_manner: Mapping[str, str]  # word or phrase -> slow | fast | firm
     ko_manner: Mapping[str, str]
+    en_manner_adverbs: Mapping[str, str]  # manner said anywhere ("…, quickly please"): adverb or phrase -> slow | fast
+    ko_manner_adverbs: Mapping[str, str]
     en_fragile: frozenset[str]  # properties that ask for gentle handling ("fragile")
     ko_fragile: frozenset[str]
     en_sequence: frozenset[str]
@@ -197,6 +199,8 @@ def vocabulary() -> Vocabulary:
         ko_all=words("all_words", "ko"),
         en_manner=_by_language(data["manner"], "en"),
         ko_manner=_by_language(data["manner"], "ko"),
+        en_manner_adverbs=_by_language(data["manner_adverbs"], "en"),
+        ko_manner_adverbs=_by_language(data["manner_adverbs"], "ko"),
         en_fragile=words("fragile", "en"),
         ko_fragile=words("fragile", "ko"),
         en_sequence=words("sequence", "en"),
