@@ -4,8 +4,9 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
-from plan_verifier.semantic.matching import overlaps, text_nouns
+from plan_verifier.semantic.matching import overlaps, same_word, text_nouns
 from plan_verifier.semantic.places import OTHER_WORDS
+from plan_verifier.semantic.vocabulary import vocabulary
 
 
 @register
@@ -84,10 +85,19 @@ class RSem001(SemanticRule):
                     unverified.append(f"the {want}: the plan never names what it picks up at step {step}")
         for task, work, c in g.works:
             sure = confidence(c)
-            if sure is not None and c.detail == "another tool" and task.obj is not None:
+            if sure is not None and c.detail == "another tool" and task.obj is not None and not _a_tool(task.obj, g):
+                # "나사 체결: 픽스처, 스크루드라이버 사용 후 반납" read as putting back the fixture: no tool is called so
+                unverified.append(f"the {task.obj.describe()}: none of the robot's tools is called so")
+            elif sure is not None and c.detail == "another tool" and task.obj is not None:
                 judged = True
                 yield self.judged(f"Object mismatch: the instruction asks to {task.action} the {task.obj.describe()}, but the plan "
                                   f"uses {quote(c.found)}", sure, step=c.found.step, span=c.found.span,
                                   suggestion=f"Use the {task.obj.describe()}", expected=task.obj.describe(), found=c.found.quote)
         if unverified and not judged:
             yield self.abstain(unverified)
+
+
+def _a_tool(obj, g) -> bool:
+    """Does the instruction's word for a tool name one of the robot's tools (the cell's, or the lexicon's tool classes)?"""
+    tools = set(g.activity.tools) | set(vocabulary().constructions.tools)
+    return obj.noun is not None and any(obj.noun == t or same_word(obj.noun, t) for t in tools)
