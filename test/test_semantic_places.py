@@ -95,6 +95,9 @@ def _named(name: str, carried: tuple[str, ...]):
     ("Put the kit on the counter.", "Kit_CounterMat_Release", ("kit",), SAME),
     ("Hand the kit to the pilot.", "Kit_FeltMat_Release", ("kit",), OTHER_KIND),
     ("키트를 손님한테 건네 줘.", "Kit_CounterMat_Release", ("키트",), OTHER_KIND),
+    # a hand-over point is where a person takes the thing: never a tray it is left on, whatever words they share
+    ("Take the parcel to the dispatch hand-over point.", "Parcel_DispatchTray_Place", ("parcel",), OTHER_KIND),
+    ("Take the parcel to the dispatch hand-over point.", "Parcel_DispatchHandover_Place", ("parcel",), SAME),
     # a fume cupboard is the British fume hood, no cupboard of shelves
     ("Put the reagent bottle in the fume hood.", "ReagentBottle_FumeCupboard_Release", ("bottle",), SAME),
     ("시약병을 흄 후드에 넣어 줘.", "p_reagent_bottle_fume_cupboard_place", ("시약병",), SAME),

@@ -213,12 +213,20 @@ def hands_over(place: PlaceRef) -> bool:
     return head in v.handover_places or (v.en_places.get(head) or v.ko_places.get(head)) in VAGUE
 
 
+#: Kinds of place a thing is set down on and left — never where a person takes it from the gripper.
+_SET_DOWN = frozenset({"tray", "shelf", "bin", "drawer", "cart", "pallet", "mat", "chute", "slot"})
+
+
 def _handed_over(place: PlaceRef, kind: str | None, other: PlaceRef, other_kind: str | None) -> str | None:
     """A position named for a hand-over ("the pilot hand-over point", `Shop_Handover`) is where a person takes the
     thing: against a place of a known kind named in other words ("the pickup tray") it counts as that person, so the
-    two are other kinds. Two hand-over points, or a vague place, stay what they were."""
+    two are other kinds — and against a support things are left on whatever words they share ("the packing hand-over
+    point" and `PackingTray`: one is a hand, the other a tray). Two hand-over points, or a vague place, stay what they
+    were; so does a place of work named like it (`Shop_Handover` for "the shop counter")."""
     if kind not in VAGUE or not hands_over(place) or other_kind in (None, "operator", *VAGUE) or hands_over(other):
         return kind
+    if other_kind in _SET_DOWN:
+        return "operator"
     return kind if overlaps(_naming(words_of(place)), _naming(words_of(other))) else "operator"
 
 
