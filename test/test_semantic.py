@@ -396,6 +396,12 @@ def test_a_planners_summary_before_its_steps_and_a_tool_change() -> None:
     assert [t.action for t in read_instruction("Task: move the cube to bin 2.").tasks] == ["transfer"]
 
 
+def test_an_english_generic_noun_in_korean_text_is_generic() -> None:
+    # "part" in a Korean sentence is any part, as it is in an English one: nothing to compare with a cell's pick routine
+    [task] = read_instruction("투입 컨베이어에서 part 집어서 지그에 올려").tasks
+    assert task.obj is not None and task.obj.generic
+
+
 def test_manner_said_where_no_verb_takes_it() -> None:
     assert read_instruction("Egg crate: packing bench → dispatch cart, quickly please.").manner == (("fast", "quickly"),)
     # taken back, a permission, an adjective, or both kinds: no manner

@@ -1201,7 +1201,7 @@ class _Reader:
             return ObjectRef(phrase.text, None, pronoun=True)
         if head in v.ko_qualifiers:
             return ObjectRef(phrase.text, None, color, material, size, ordinal, count, generic=True)  # "투입 컨베이어": which one
-        if head in v.ko_generic:
+        if head in v.ko_generic or len(nouns) == 1 and head.isascii() and noun_lemma(head.lower()) in v.en_generic:  # "feeder에서 part 집어서"
             return ObjectRef(phrase.text, None, color, material, size, ordinal, -1 if head in ("나머지", "전부", "모두") else count, generic=True)
         cls = v.ko_objects.get(head) or v.en_objects.get(head.lower())
         if cls is None and len(nouns) > 1:
