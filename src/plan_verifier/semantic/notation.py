@@ -89,6 +89,14 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         note = _NOTE.search(item)
         if note is not None and _ARROWS.search(item[:note.start()]) and not _SOURCE_AFTER.search(item) and not _WHERE_AFTER.search(item):
             item = item[:note.start()]  # "자물쇠: 바이스 → 카운터 접시 (손님이 알아서 가져감)": a note on the route, not its end
+        joined = _joined_routes(item)
+        if joined is not None:
+            # "bottle, top shelf → pouring station, 그리고 jar candle rack 2 → seconds crate": two routes, each read whole
+            for k, (at, part) in enumerate(joined):
+                clauses.extend(replace(c, start=c.start + offset + at, end=c.end + offset + at,
+                                       order="sequence" if (k or clauses) and i == 0 else c.order)
+                               for i, c in enumerate(notation_routes(part, read_clauses) or read_clauses(part)))
+            continue
         pieces = item.split(",")
         if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
             # "wooden block → left tray, jacks → right tray": one route a part
@@ -152,6 +160,22 @@ _PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "co
 #: Kinds of place a thing is held at, not set down in (a scanner, a tester): a route that ends there is a visit.
 _HELD_AT = frozenset({"reader", "tester"})
 _ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
+
+
+#: ", and …" / ", 그리고 …" joining two parts of one item.
+_AND = re.compile(r",\s*(?:and|그리고)\s+(?=\S)", re.I)
+
+
+def _joined_routes(item: str) -> list[tuple[int, str]] | None:
+    """"bottle, top shelf → pouring station, 그리고 jar candle rack 2 → seconds crate": two routes joined by ", and" /
+    ", 그리고", each with its own arrow (a heading or thing before the first, which a plain comma split would cut from its
+    route): the parts with where each starts in the item (the conjunction left out); None for any other item."""
+    for m in _AND.finditer(item):
+        head, tail = item[:m.start()], item[m.end():]
+        if _ARROWS.search(head) and _ARROWS.search(tail):
+            rest = _joined_routes(tail) or [(0, tail)]
+            return [(0, head)] + [(m.end() + at, part) for at, part in rest]
+    return None
 
 
 def _chain(item: str, offset: int) -> list[Clause] | None:
