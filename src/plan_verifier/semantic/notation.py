@@ -121,7 +121,7 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
                            for c in notation_routes(rest, read_clauses) or read_clauses(rest))
             continue
-        chain = _sourced(item, offset) or _chain(item, offset)
+        chain = _sourced(item, offset) or _sourced_front(item, offset) or _chain(item, offset)
         if chain is not None:
             clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
             continue
@@ -261,6 +261,24 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
         return None
     thing = _named_thing(parts[0]) or next(iter(_headline_thing(f"{parts[0]}:")), None)
     source, goal = _stop((m.group("en") or m.group("ko") + "에서").strip()), _stop(parts[1])
+    if thing is None or source is None or goal is None or source.kind is None:
+        return None
+    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
+#: The front of a route that names the thing and where it comes from: "pin kit from drawer 2 → …".
+_FRONT_SOURCE = re.compile(r"^(?P<thing>[^,:]+?)\s+(?:from|out of|off of|off)\s+(?P<source>[^,:]+)$", re.I)
+
+
+def _sourced_front(item: str, offset: int) -> list[Clause] | None:
+    """A route of two stops whose front is "thing from place" ("pin kit from drawer 2 → 오른쪽 트레이"): the thing, its source
+    (without the preposition, which is no word of the place) and the goal. None for any other item."""
+    parts = [p.strip(" .") for p in _ARROWS.split(item)]
+    m = _FRONT_SOURCE.match(parts[0]) if len(parts) == 2 and all(parts) else None
+    if m is None:
+        return None
+    thing = _named_thing(m.group("thing")) or next(iter(_headline_thing(f"{m.group('thing')}:")), None)
+    source, goal = _stop(m.group("source")), _stop(parts[1])
     if thing is None or source is None or goal is None or source.kind is None:
         return None
     return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
@@ -424,9 +442,21 @@ def _sequel(item: str) -> int | None:
     for m in re.finditer(r",\s*", item[last:]):
         # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
         segment = item[last + m.end():].split(",")[0].strip(" .")
-        if segment and _requests(segment):
+        if segment and (_requests(segment) or _rules_out(segment)):
             return last + m.end()
     return None
+
+
+def _rules_out(segment: str) -> bool:
+    """Does this piece of a sentence only rule out a place ("왼쪽 말고", "3번 선반 아니고", "not shelf 3"): which of the
+    places the route could mean it does not go to, no thing of the route and no stop?"""
+    if has_hangul(segment):
+        from plan_verifier.semantic.korean import read_clauses
+    else:
+        from plan_verifier.semantic.english import read_clauses
+    clauses = read_clauses(segment)
+    return bool(clauses) and any(c.excluded_places for c in clauses) and \
+        not any(c.action is not None or c.objects or c.places for c in clauses)
 
 
 def _requests(segment: str) -> bool:
