@@ -71,6 +71,7 @@ _CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
 #: Conjunctions of contrast: what follows is a clause of its own, never more of the one before ("…로, 그런데 건조기는 거치지 마").
 _CONTRAST = frozenset({"그런데", "근데", "하지만", "그러나", "다만", "단"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
+_DASHES = frozenset({"—", "–"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
@@ -127,6 +128,13 @@ class _Reader:
             mo = m[i]
             if self.cur.start is None:
                 self.cur.start = mo.start
+            if (mo.tag == "SF" or mo.form in _DASHES) and self._chooses():
+                # "vase는 cure 말고 wash 먼저 — …": which of two steps comes, said of the topic; the step chosen is no
+                # thing to carry, and the topic is the thing of the request that follows
+                self.cur.objects = []
+                self._flush(None, "", mo.start)
+                i += 1
+                continue
             if mo.tag == "SF" or mo.form == ";":
                 self._flush(None, "", mo.start)
                 i += 1
@@ -1116,6 +1124,18 @@ class _Reader:
             return False
         place = self._as_place(obj)
         return place.kind in self.v.place_classes and place.kind != "position" and bool(place.label or place.side or place.color)
+
+    def _chooses(self) -> bool:
+        """Is the clause so far, with no verb, a choice between two steps said of its topic ("vase는 cure 말고 wash 먼저",
+        "꽃병은 건조 말고 세척부터")? A topic, one thing ruled out and one bare word that the vocabulary knows as no thing,
+        no place named."""
+        cur = self.cur
+        if not (cur.topics and len(cur.excluded) == 1 and len(cur.objects) == 1 and not cur.places and not self.segments):
+            return False
+        chosen = cur.objects[0]
+        word = chosen.text.split()[-1] if chosen.text.split() else ""
+        known = self.v.en_objects.get(noun_lemma(word.lower())) or self.v.ko_objects.get(word)
+        return not known and chosen.noun not in self.v.object_classes and not self._names_place(chosen)
 
     def _names_place(self, obj: ObjectRef) -> bool:
         """Does a noun read as a thing (a topic, an object) name a place ("포장기", "건조기")?"""
