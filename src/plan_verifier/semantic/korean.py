@@ -135,7 +135,8 @@ class _Reader:
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
-            if mo.tag == "SF" or mo.form == ";":
+            if mo.tag == "SF" or mo.form == ";" or mo.form in _DASHES and any(role == "goal" for role, _ in self.cur.places):
+                # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …")
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
@@ -848,6 +849,12 @@ class _Reader:
         if action is None and stem in ("있",):
             self._fact(end)
             return j
+        if action is None and state and not (negated or self.cur.negated) and m[j - 1].tag == "EF":
+            # "둘 다 탈수기에 들어 있어", "랙에 꽂혀 있어요": a state with 있 said as a sentence of its own says where the thing
+            # is, as 있다 alone does ("머그컵에 물 들어 있으니까 …" gives a reason, no source)
+            self.cur.places = [("location" if role == "goal" else role, p) for role, p in self.cur.places]
+            self._fact(end)
+            return j
         if action is None and stem in _DONE_STEMS and self.cur.empty() and not negated and self.out and self.out[-1].action in WORK:
             # "가접하고 끝나면 반납해", "검사 마치고": when the work before is done — the next clause comes after it (after a
             # transfer it stays context: what follows may carry the same thing on)
@@ -908,7 +915,7 @@ class _Reader:
         bare = self.cur.bare
         if bare is None or not self.cur.objects or self.cur.objects[-1] is not bare[0]:
             return False
-        return self._is_place(_Phrase(list(korean_morphs(bare[0].text)), bare[0].text))
+        return self._is_place(_Phrase(list(korean_morphs(bare[0].text)), bare[0].text)) or self._designated_container(bare[0])
 
     def _topic_follows(self, i: int) -> bool:
         """Does a noun phrase marked as a topic (은/는) start at morph `i`?"""
@@ -1038,6 +1045,11 @@ class _Reader:
             self.cur = _Clause()  # "병 먼저.", "병부터.": which of the things named before goes first, no task of its own
             return
         before = next((c for c in reversed(self.out) if c.action is not None), None)
+        if action is None and not stem and not negated and self._topic_to_place():
+            # "jar candle는 빨간 상자, travel tin은 파란 상자.": a topic and a place, nothing else — where the topic goes
+            action = "transfer"
+            cur.places = [("goal", p) for _, p in cur.places] + [("goal", self._as_place(o)) for o in cur.objects]
+            cur.objects = []
         if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
                 cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
             # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there; "…로 옮겨. 목재
@@ -1124,6 +1136,23 @@ class _Reader:
             return False
         place = self._as_place(obj)
         return place.kind in self.v.place_classes and place.kind != "position" and bool(place.label or place.side or place.color)
+
+    def _topic_to_place(self) -> bool:
+        """Is the clause, with no verb, one topic and one place named bare or left by a gapped list ("X는 1번 통, Y는 2번
+        통.")? Nothing else: no source, no manner, no order, no ruled-out thing."""
+        cur = self.cur
+        if len(cur.topics) != 1 or cur.excluded or cur.excluded_places or cur.manner or cur.order or cur.subjects:
+            return False
+        if not cur.places and len(cur.objects) == 1:
+            return self._designated_place(cur.objects[0]) or self._designated_container(cur.objects[0])
+        return not cur.objects and len(cur.places) == 1 and cur.places[0][0] == "location" and bool(
+            cur.places[0][1].label or cur.places[0][1].side or cur.places[0][1].color)
+
+    def _designated_container(self, obj: ObjectRef) -> bool:
+        """Does a noun read as a thing name a container told apart by a label, side or colour ("빨간 상자", "2번 박스"):
+        where a thing is put when a topic stands before it ("X는 빨간 상자, Y는 파란 상자")?"""
+        place = self._as_place(obj)
+        return (place.kind or "").startswith("container:") and bool(place.label or place.side or place.color)
 
     def _chooses(self) -> bool:
         """Is the clause so far, with no verb, a choice between two steps said of its topic ("vase는 cure 말고 wash 먼저",
