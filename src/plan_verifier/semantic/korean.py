@@ -637,11 +637,32 @@ class _Reader:
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
         if not (known or obj.generic and attributed):
-            return False
+            return self._unknown_thing_before(before, after, labelled)
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _unknown_thing_before(self, before: _Phrase, after: _Phrase, labelled: bool) -> bool:
+        """"반죽 그릇 2번 선반에서 …로 옮겨", "메리노 타래 두 번째 냄비에서 …": a place that is a complete name by itself (a number
+        or an ordinal opens it) after Hangul nouns the vocabulary does not know, in a carrying clause that has no object yet
+        and where a place follows as the goal — the nouns are the thing, its particle left off, not words of the place. Never
+        when a word before could describe the place (an action noun: "조립 2번 라인", a qualifier, a side, a colour, a
+        place noun)."""
+        ordinal = _ordinal(after.morphs, 0, self.v) is not None
+        if not (labelled or ordinal) or self._fetched():
+            return False
+        words = [x.form for x in before.morphs if x.tag in ("NNG", "NNP")]
+        if not words or len(words) != len([x for x in before.morphs if x.tag not in ("SP",)]) or any(
+                w in self.v.ko_noun_verbs or w in self.v.ko_qualifiers or w in self.v.ko_sides or w in self.v.ko_colors or
+                w in self.v.ko_places or w in _LEVELS or w in _RELATIONAL for w in words):
+            return False
+        verb = self._next_predicate(after.morphs[-1])
+        at = self.m.index(after.morphs[-1])
+        particle = self.m[at + 1].form if at + 1 < len(self.m) else ""
+        return particle == "에서" and self.v.ko_actions.get(verb or "") in _CARRIES | {"pick"} and \
+            any(x.tag == "JKB" and x.form in ("로", "으로", "에") for x in self.m[at + 2:self.m.index(next(
+                y for y in self.m[at + 1:] if y.tag in ("VV", "VA", "VX")))])
 
     def _fetched(self) -> bool:
         """Was a thing just taken ("볼트 꺼내서 …")? Then a later place's nouns name the place, the object is the fetched one."""

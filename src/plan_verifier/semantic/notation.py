@@ -107,6 +107,16 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                                for c in notation_routes(piece.strip(), read_clauses) or ())
                 at += len(piece) + 1
             continue
+        manner = _route_manner(item)
+        if manner is not None:
+            # "몰드 2번 냉각 랙 → 붓기 스테이션, 천천히": the route read without how it is carried, which its carrying takes
+            head, how = manner
+            inner = notation_routes(head, read_clauses) or ()
+            if any(c.action in CARRYING or c.action == "pick" for c in inner):
+                clauses.extend(replace(c, start=c.start + offset, end=c.end + offset,
+                                       manner=c.manner + how if c.action in CARRYING or c.action == "pick" else c.manner,
+                                       order="sequence" if k == 0 and clauses else c.order) for k, c in enumerate(inner))
+                continue
         located = _located_route(item, read_clauses)
         if located is not None:
             clauses.extend(replace(c, start=c.start + offset, end=c.end + offset, order="sequence" if k == 0 and clauses else c.order)
@@ -291,6 +301,19 @@ def _takes(word: str) -> bool:
 
     morphs = korean_morphs(word)
     return bool(morphs) and morphs[0].tag == "VV" and vocabulary().ko_actions.get(morphs[0].form) == "pick"
+
+
+def _route_manner(item: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """A route with how to carry the thing after its last stop's comma ("A → B, 천천히", "A → B, gently"): the route
+    without it and the manner; None for any other item."""
+    arrows = list(_ARROWS.finditer(item))
+    if not arrows:
+        return None
+    comma = item.rfind(",")
+    if comma < arrows[-1].end():
+        return None
+    how = _manner_tail(item[comma + 1:])
+    return (item[:comma], how) if how else None
 
 
 def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
