@@ -135,8 +135,10 @@ class _Reader:
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
-            if mo.tag == "SF" or mo.form == ";" or mo.form in _DASHES and any(role == "goal" for role, _ in self.cur.places):
-                # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …")
+            if mo.tag == "SF" or mo.form == ";" or mo.form in _DASHES and (any(role == "goal" for role, _ in self.cur.places) or
+                                                                            self.cur.start == mo.start):
+                # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …"; one after a request
+                # that has ended starts the next sentence: "…에 꽂아줘 — 1번 트레이 말고 …")
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
@@ -1076,7 +1078,9 @@ class _Reader:
             # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there; "…로 옮겨. 목재
             # 카트에서.": from there — where the thing just named is, no second thing to carry
             where = tuple(("location", p) for role, p in cur.places if role == "source")
-            self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True))
+            # ("…에 꽂아줘. 1번 트레이 말고 3번 트레이에서.": the place ruled out stays ruled out)
+            self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True,
+                                   excluded_places=tuple(cur.excluded_places)))
             self.cur = _Clause()
             return
         if action is None and not stem and before is not None and (cur.places or cur.objects):

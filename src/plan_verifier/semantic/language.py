@@ -160,11 +160,16 @@ def warm_korean() -> None:
 _analysis_lock = threading.Lock()
 
 
+_NUMBER_SIGN = re.compile(r"#(?=\d)")
+
+
 @functools.lru_cache(maxsize=2048)
 def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
+    # "tray #3에서": a number sign before a label is no hashtag (Kiwi would take "#3에서" whole); blanked, offsets kept
+    spaced = _NUMBER_SIGN.sub(" ", text) if "#" in text else text
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
-        tokens = kiwi.tokenize(text)
+        tokens = kiwi.tokenize(spaced)
     return _unglue(_latin_runs(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text), text)
 
 
