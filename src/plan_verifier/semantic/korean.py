@@ -1100,7 +1100,8 @@ class _Reader:
             action = "transfer"  # "빨간색 블록 A에서 B로", "와사비 종지 먼저 소스대에": the verb left out, the roles say it all
             cur.places = [("goal" if role == "location" else role, p) for role, p in cur.places]
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and \
-                {role for role, _ in cur.places} >= {"source", "goal"}:
+                {"goal" if role == "instrument" else role for role, _ in cur.places} >= {"source", "goal"}:
+            # (a 로 place after a 에서 one is where to, never a means: "… A통에서 UV 상자로")
             action = "transfer"  # "폴리백 투입 컨베이어에서 2번 슈트로": from one place to another, the thing written into the first
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and len(cur.places) == 1 and \
                 cur.places[0][0] == "goal" and self._carrying(cur.places[0][1]).carried:
