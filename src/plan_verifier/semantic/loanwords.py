@@ -85,6 +85,8 @@ def _collapse(s: str) -> str:
 def borrowed(word: str, v: "Vocabulary") -> tuple[str | None, str | None]:
     """A Hangul noun the vocabulary lacks, read as the English noun it transliterates: its object class and its place
     class ("바이알": bottle, None; "바스켓": None, bin); (None, None) when no English noun fits it alone."""
+    if word in v.ko_qualifiers or word in v.ko_colors or word in v.ko_materials or word in v.ko_sides:
+        return None, None  # a word the vocabulary reads already ("파손": damaged, not "person")
     english = _match(word, v.english_nouns)
     if english is None:
         return None, None
