@@ -94,3 +94,26 @@ def test_a_bench_written_in_hangul_is_a_table_and_a_setup_is_no_stove() -> None:
     v = vocabulary()
     assert borrowed("벤치", v) == (None, "table")
     assert borrowed("셋업", v) == (None, None)
+
+
+@pytest.mark.parametrize(("korean", "english"), [("트레이", "tray"), ("스테이션", "station"), ("플라스크", "flask"), ("클램프", "clamp")])
+def test_a_word_borrowed_with_an_opening_cluster_writes_it_with_eu(korean, english) -> None:
+    assert borrowed(korean, vocabulary()) != (None, None)
+
+
+@pytest.mark.parametrize("native", ["타래", "다리"])
+def test_a_native_word_with_the_skeleton_of_a_cluster_word_is_no_loanword(native) -> None:
+    # 타래 (a skein) and 다리 (a leg) share the skeleton of "drawer"/"tray", but Korean would write the opening cluster
+    # with ㅡ (드로어, 트레이): no English reading, the stage abstains on them rather than read a drawer or a tray
+    assert borrowed(native, vocabulary()) == (None, None)
+
+
+def test_a_native_word_is_no_transliteration_of_a_cluster_word() -> None:
+    assert not transliterates("타래", "tray")
+
+
+def test_a_caliper_in_hangul_is_a_caliper_not_a_gripper() -> None:
+    # 캘리퍼 and "gripper" share a skeleton, but "gripper" opens with a cluster Korean writes 그리-: the vocabulary's
+    # caliper it is
+    task = read_instruction("캘리퍼 측정 테이블에 올려 줘.").tasks[0]
+    assert task.obj is not None and task.obj.noun == "caliper"

@@ -86,7 +86,7 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
         if language == "en":
             span = _english(text, m, repair_end, read)
         else:
-            span = _korean(text, m, repair_end)
+            span = _dropped_stop(text, m, repair_end) or _korean(text, m, repair_end)
         if span is False:
             continue  # not a correction of a phrase (a request of its own, a remark)
         if span is None and _hesitates(m.group()):
@@ -249,6 +249,50 @@ def _korean(text: str, m: re.Match, repair_end: int) -> tuple[int, int] | None |
         if not [s for s, r in phrases[:-1] if r is not None and s > same[-1]]:
             return same[-1], m.end()  # "loco를 DCC tester… 아니 decoder chip을": the thing said before is replaced
     return None
+
+
+#: "카트는 필요 없고 …", "카트는 빼고 …", "카트 말고 …", "카트는 안 거쳐도 돼 …": a stop the repair says is not needed; `rest` is
+#: what it says instead.
+_NOT_NEEDED = re.compile(r"^\s*(?P<stop>[^\s,.]+?)(?:은|는|이|가)?\s+(?:필요\s*없(?:고|어|음|이|다)|빼(?:고|도\s*돼)|말고|생략(?:하고)?|"
+                         r"안\s*(?:거쳐|들러)(?:도\s*(?:돼|되고|됨))?)[\s,]*(?P<rest>.*)$")
+#: Words of a repair that only say the route goes on without a stop ("바로", "곧장", "그냥", "직접").
+_STRAIGHT = re.compile(r"^(?:바로|곧장|곧바로|그냥|직접)\s+")
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
+
+
+def _dropped_stop(text: str, m: re.Match, repair_end: int) -> tuple[int, ...] | None:
+    """"헬멧 랜턴: 1번 로커 → 오른쪽 카트 → 위 선반? 아니 카트는 필요 없고 바로 위 선반으로.": a repair that says a stop between the
+    ends of the route before it is not needed takes that stop back (with its arrow), and what it says instead may only
+    name the route's end again ("바로 위 선반으로": the route goes there directly). The spans to blank; None when the repair
+    is no such thing (another place after it is left to the other readings, which report what they cannot place)."""
+    repair = _NOT_NEEDED.match(text[m.end():repair_end])
+    before = text[_route_start(text, m.start()):m.start()].rstrip(" ?")
+    arrows = list(_ARROW.finditer(before))
+    if repair is None or len(arrows) < 2:
+        return None
+    offset = _route_start(text, m.start())
+    stops = [(arrows[k].start(), arrows[k].end(), arrows[k + 1].start()) for k in range(len(arrows) - 1)]
+    named = [(a, e) for a, s, e in stops if repair.group("stop") in before[s:e].split()]
+    if len(named) != 1:
+        return None
+    last = before[arrows[-1].end():].strip()
+    rest = _STRAIGHT.sub("", repair.group("rest").strip())
+    rest = re.sub(r"(?:으로|로|에다가|에|까지)$", "", rest).strip()
+    if rest and rest != last:
+        return None
+    a, e = named[0]
+    question = text.rfind("?", 0, m.start() + 1)
+    start = question if question >= 0 and not text[question + 1:m.start()].strip() else m.start()  # the doubt is resolved
+    return (offset + a, offset + e, start, repair_end)
+
+
+def _route_start(text: str, before: int) -> int:
+    """The start of the sentence before a correction word, a question mark just before it left in that sentence ("… → 위
+    선반? 아니 …": the speaker questions the route just said)."""
+    head = text[:before].rstrip()
+    if head.endswith("?"):
+        head = head[:-1]
+    return _sentence_start(text, len(head))
 
 
 def _ko_phrases(text: str, start: int, end: int) -> list[tuple[int, str | None]]:

@@ -270,6 +270,7 @@ def carried_words(task: Task) -> tuple[str, ...]:
     english = {e for w in words for table in (v.ko_objects, v.ko_places) if (cls := table.get(w)) for e in _english_of(cls)}
     if obj.noun in v.object_classes and not all(w.isascii() for w in words):
         english |= set(_english_of(obj.noun))  # "유리병" (a bottle): `GlassJar`, `Vial_Pick`
+    english |= {e for w in words if has_hangul(w) for e in v.measure_words.get(w, ()) if e.isascii()}  # "심지 묶음": `WickBundle`
     return tuple(dict.fromkeys(tuple(words) + tuple(sorted(english))))
 
 
@@ -499,6 +500,7 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     if got.noun is None:
         return False
     return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
+        got.noun in vocabulary().measure_words.get(want.noun, ()) or \
         bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
         bool(want.words) and overlaps(want.words[-1:], got.words)  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
 

@@ -146,6 +146,10 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 if _names_a_person(obj):
                     continue  # "Customer's at the counter for her poster roll": where someone waits, no thing a later "it" means
                 loc = next((p for role, p in clause.places if role in ("location", "source")), None)
+                if loc is not None and _all_of_them(obj) and sum(t.carries and t.source is None for t, _ in pending) >= 2:
+                    # "… 2번 로커로. 둘 다 위쪽 선반에 있어요.", "Both are on the top shelf.": where each is taken from
+                    pending = [(replace(t, source=loc), o) if t.carries and t.source is None else (t, o) for t, o in pending]
+                    continue
                 if obj.pronoun and last_object is not None:
                     obj = last_object  # "It's in the crate.", "지금 A 토트에 있어요": where the thing named before is
                 elif obj.pronoun and loc is not None and pending and pending[-1][0].carries and pending[-1][0].source is None:
@@ -253,6 +257,16 @@ def _shared_source(pending: list[tuple[Task, str | None]]) -> list[tuple[Task, s
             continue
         out.append((task, order))
     return out
+
+
+def _all_of_them(obj: ObjectRef) -> bool:
+    """"둘 다", "both", "all of them": the things named before, together, no thing of its own."""
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    words = obj.text.lower().split()
+    every = v.en_all | v.ko_all | {w for w, n in v.numbers.items() if n >= 2}
+    return bool(words) and words[0] in every and obj.noun is None and not obj.pronoun
 
 
 def _holds(clause: Clause) -> bool:

@@ -71,6 +71,7 @@ _CARRIES = frozenset({"transfer", "place", "insert", "stack", "handover"})
 #: Conjunctions of contrast: what follows is a clause of its own, never more of the one before ("…로, 그런데 건조기는 거치지 마").
 _CONTRAST = frozenset({"그런데", "근데", "하지만", "그러나", "다만", "단"})
 _LEAVE_STEMS = frozenset({"두", "놔두", "남기", "내버려두", "가만두", "냅두"})
+_DASHES = frozenset({"—", "–"})
 _COORDS = re.compile(r"\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\)")
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9_]*\d[A-Za-z0-9_]*|[A-Z](?![A-Za-z]))")
 
@@ -127,7 +128,17 @@ class _Reader:
             mo = m[i]
             if self.cur.start is None:
                 self.cur.start = mo.start
-            if mo.tag == "SF" or mo.form == ";":
+            if (mo.tag == "SF" or mo.form in _DASHES) and self._chooses():
+                # "vase는 cure 말고 wash 먼저 — …": which of two steps comes, said of the topic; the step chosen is no
+                # thing to carry, and the topic is the thing of the request that follows
+                self.cur.objects = []
+                self._flush(None, "", mo.start)
+                i += 1
+                continue
+            if mo.tag == "SF" or mo.form == ";" or mo.form in _DASHES and (any(role == "goal" for role, _ in self.cur.places) or
+                                                                            self.cur.start == mo.start):
+                # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …"; one after a request
+                # that has ended starts the next sentence: "…에 꽂아줘 — 1번 트레이 말고 …")
                 self._flush(None, "", mo.start)
                 i += 1
                 continue
@@ -628,11 +639,32 @@ class _Reader:
         first = after.morphs[0]
         labelled = first.tag == "SN" or first.tag == "SL" and bool(_LABEL.fullmatch(first.form))
         if not (known or obj.generic and attributed):
-            return False
+            return self._unknown_thing_before(before, after, labelled)
         # After a fetch ("볼트 꺼내서 부품 트레이에 넣어") the object is the fetched one and the nouns name the place; with
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _unknown_thing_before(self, before: _Phrase, after: _Phrase, labelled: bool) -> bool:
+        """"반죽 그릇 2번 선반에서 …로 옮겨", "메리노 타래 두 번째 냄비에서 …": a place that is a complete name by itself (a number
+        or an ordinal opens it) after Hangul nouns the vocabulary does not know, in a carrying clause that has no object yet
+        and where a place follows as the goal — the nouns are the thing, its particle left off, not words of the place. Never
+        when a word before could describe the place (an action noun: "조립 2번 라인", a qualifier, a side, a colour, a
+        place noun)."""
+        ordinal = _ordinal(after.morphs, 0, self.v) is not None
+        if not (labelled or ordinal) or self._fetched():
+            return False
+        words = [x.form for x in before.morphs if x.tag in ("NNG", "NNP")]
+        if not words or len(words) != len([x for x in before.morphs if x.tag not in ("SP",)]) or any(
+                w in self.v.ko_noun_verbs or w in self.v.ko_qualifiers or w in self.v.ko_sides or w in self.v.ko_colors or
+                w in self.v.ko_places or w in _LEVELS or w in _RELATIONAL for w in words):
+            return False
+        verb = self._next_predicate(after.morphs[-1])
+        at = self.m.index(after.morphs[-1])
+        particle = self.m[at + 1].form if at + 1 < len(self.m) else ""
+        return particle == "에서" and self.v.ko_actions.get(verb or "") in _CARRIES | {"pick"} and \
+            any(x.tag == "JKB" and x.form in ("로", "으로", "에") for x in self.m[at + 2:self.m.index(next(
+                y for y in self.m[at + 1:] if y.tag in ("VV", "VA", "VX")))])
 
     def _fetched(self) -> bool:
         """Was a thing just taken ("볼트 꺼내서 …")? Then a later place's nouns name the place, the object is the fetched one."""
@@ -840,6 +872,12 @@ class _Reader:
         if action is None and stem in ("있",):
             self._fact(end)
             return j
+        if action is None and state and not (negated or self.cur.negated) and m[j - 1].tag == "EF":
+            # "둘 다 탈수기에 들어 있어", "랙에 꽂혀 있어요": a state with 있 said as a sentence of its own says where the thing
+            # is, as 있다 alone does ("머그컵에 물 들어 있으니까 …" gives a reason, no source)
+            self.cur.places = [("location" if role == "goal" else role, p) for role, p in self.cur.places]
+            self._fact(end)
+            return j
         if action is None and stem in _DONE_STEMS and self.cur.empty() and not negated and self.out and self.out[-1].action in WORK:
             # "가접하고 끝나면 반납해", "검사 마치고": when the work before is done — the next clause comes after it (after a
             # transfer it stays context: what follows may carry the same thing on)
@@ -900,7 +938,7 @@ class _Reader:
         bare = self.cur.bare
         if bare is None or not self.cur.objects or self.cur.objects[-1] is not bare[0]:
             return False
-        return self._is_place(_Phrase(list(korean_morphs(bare[0].text)), bare[0].text))
+        return self._is_place(_Phrase(list(korean_morphs(bare[0].text)), bare[0].text)) or self._designated_container(bare[0])
 
     def _topic_follows(self, i: int) -> bool:
         """Does a noun phrase marked as a topic (은/는) start at morph `i`?"""
@@ -1030,12 +1068,19 @@ class _Reader:
             self.cur = _Clause()  # "병 먼저.", "병부터.": which of the things named before goes first, no task of its own
             return
         before = next((c for c in reversed(self.out) if c.action is not None), None)
+        if action is None and not stem and not negated and self._topic_to_place():
+            # "jar candle는 빨간 상자, travel tin은 파란 상자.": a topic and a place, nothing else — where the topic goes
+            action = "transfer"
+            cur.places = [("goal", p) for _, p in cur.places] + [("goal", self._as_place(o)) for o in cur.objects]
+            cur.objects = []
         if action is None and not stem and not negated and all(o.text in ("거", "것") for o in cur.objects) and not cur.topics and \
                 cur.places and all(role == "source" for role, _ in cur.places) and before is not None and before.action in _CARRIES:
             # "…에 올려놔. 1번 랙에 있는 거.", "…로 전달해줘, 왼쪽 트레이에 있는 거": the one that is there; "…로 옮겨. 목재
             # 카트에서.": from there — where the thing just named is, no second thing to carry
             where = tuple(("location", p) for role, p in cur.places if role == "source")
-            self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True))
+            # ("…에 꽂아줘. 1번 트레이 말고 3번 트레이에서.": the place ruled out stays ruled out)
+            self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True,
+                                   excluded_places=tuple(cur.excluded_places)))
             self.cur = _Clause()
             return
         if action is None and not stem and before is not None and (cur.places or cur.objects):
@@ -1055,7 +1100,8 @@ class _Reader:
             action = "transfer"  # "빨간색 블록 A에서 B로", "와사비 종지 먼저 소스대에": the verb left out, the roles say it all
             cur.places = [("goal" if role == "location" else role, p) for role, p in cur.places]
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and \
-                {role for role, _ in cur.places} >= {"source", "goal"}:
+                {"goal" if role == "instrument" else role for role, _ in cur.places} >= {"source", "goal"}:
+            # (a 로 place after a 에서 one is where to, never a means: "… A통에서 UV 상자로")
             action = "transfer"  # "폴리백 투입 컨베이어에서 2번 슈트로": from one place to another, the thing written into the first
         elif action is None and not stem and not negated and not (cur.objects or cur.topics) and len(cur.places) == 1 and \
                 cur.places[0][0] == "goal" and self._carrying(cur.places[0][1]).carried:
@@ -1116,6 +1162,35 @@ class _Reader:
             return False
         place = self._as_place(obj)
         return place.kind in self.v.place_classes and place.kind != "position" and bool(place.label or place.side or place.color)
+
+    def _topic_to_place(self) -> bool:
+        """Is the clause, with no verb, one topic and one place named bare or left by a gapped list ("X는 1번 통, Y는 2번
+        통.")? Nothing else: no source, no manner, no order, no ruled-out thing."""
+        cur = self.cur
+        if len(cur.topics) != 1 or cur.excluded or cur.excluded_places or cur.manner or cur.order or cur.subjects:
+            return False
+        if not cur.places and len(cur.objects) == 1:
+            return self._designated_place(cur.objects[0]) or self._designated_container(cur.objects[0])
+        return not cur.objects and len(cur.places) == 1 and cur.places[0][0] == "location" and bool(
+            cur.places[0][1].label or cur.places[0][1].side or cur.places[0][1].color)
+
+    def _designated_container(self, obj: ObjectRef) -> bool:
+        """Does a noun read as a thing name a container told apart by a label, side or colour ("빨간 상자", "2번 박스"):
+        where a thing is put when a topic stands before it ("X는 빨간 상자, Y는 파란 상자")?"""
+        place = self._as_place(obj)
+        return (place.kind or "").startswith("container:") and bool(place.label or place.side or place.color)
+
+    def _chooses(self) -> bool:
+        """Is the clause so far, with no verb, a choice between two steps said of its topic ("vase는 cure 말고 wash 먼저",
+        "꽃병은 건조 말고 세척부터")? A topic, one thing ruled out and one bare word that the vocabulary knows as no thing,
+        no place named."""
+        cur = self.cur
+        if not (cur.topics and len(cur.excluded) == 1 and len(cur.objects) == 1 and not cur.places and not self.segments):
+            return False
+        chosen = cur.objects[0]
+        word = chosen.text.split()[-1] if chosen.text.split() else ""
+        known = self.v.en_objects.get(noun_lemma(word.lower())) or self.v.ko_objects.get(word)
+        return not known and chosen.noun not in self.v.object_classes and not self._names_place(chosen)
 
     def _names_place(self, obj: ObjectRef) -> bool:
         """Does a noun read as a thing (a topic, an object) name a place ("포장기", "건조기")?"""

@@ -160,11 +160,16 @@ def warm_korean() -> None:
 _analysis_lock = threading.Lock()
 
 
+_NUMBER_SIGN = re.compile(r"#(?=\d)")
+
+
 @functools.lru_cache(maxsize=2048)
 def korean_morphs(text: str) -> tuple[Morph, ...]:
     kiwi = _load_kiwi()
+    # "tray #3에서": a number sign before a label is no hashtag (Kiwi would take "#3에서" whole); blanked, offsets kept
+    spaced = _NUMBER_SIGN.sub(" ", text) if "#" in text else text
     with _analysis_lock:  # one analysis at a time: the Kiwi object is shared by every thread
-        tokens = kiwi.tokenize(text)
+        tokens = kiwi.tokenize(spaced)
     return _unglue(_latin_runs(tuple(Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in tokens), text), text)
 
 
@@ -213,7 +218,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(rejoined)))))
+    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(_nominalized(rejoined, text))))))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -224,6 +229,27 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
         cut = m.end - len(glued[0])
         out += [Morph(m.form[:-len(glued[0])], m.tag, m.start, cut), Morph(glued[0], glued[1], cut, m.end)]
     return tuple(out)
+
+
+#: Nouns after a nominalized verb that make it a clause of time, not a name ("넣기 전에", "헹군 뒤").
+_TIME_AFTER = frozenset({"전", "후", "뒤", "다음", "이후", "이전", "때", "위", "중"})
+
+
+def _nominalized(morphs: list[Morph], text: str) -> list[Morph]:
+    """"붓기 스테이션", "헹굼 싱크", "굽기 오븐": a verb made a noun (-기, -ㅁ) written before a noun names what that place
+    is for — one noun with it, not a clause that ends there (which would leave the thing before it without its verb)."""
+    out: list[Morph] = []
+    for k, m in enumerate(morphs):
+        if m.tag == "ETN" and out and out[-1].tag == "VV" and out[-1].start < m.start <= out[-1].end and k + 1 < len(morphs) and \
+                morphs[k + 1].tag in ("NNG", "NNP") and morphs[k + 1].form not in _TIME_AFTER and \
+                (len(out) < 2 or out[-2].end < out[-1].start):
+            verb = out.pop()
+            end = max(verb.end, m.end)  # (an ending of one consonant lies inside the verb's last syllable: 헹구 + ㅁ)
+            surface = text[verb.start:end] if text else verb.form + m.form
+            out.append(Morph(surface, "NNG", verb.start, end))
+            continue
+        out.append(m)
+    return out
 
 
 def _loanword_split(morphs: list[Morph]) -> list[Morph]:

@@ -85,6 +85,8 @@ def _collapse(s: str) -> str:
 def borrowed(word: str, v: "Vocabulary") -> tuple[str | None, str | None]:
     """A Hangul noun the vocabulary lacks, read as the English noun it transliterates: its object class and its place
     class ("바이알": bottle, None; "바스켓": None, bin); (None, None) when no English noun fits it alone."""
+    if word in v.ko_qualifiers or word in v.ko_colors or word in v.ko_materials or word in v.ko_sides:
+        return None, None  # a word the vocabulary reads already ("파손": damaged, not "person")
     english = _match(word, v.english_nouns)
     if english is None:
         return None, None
@@ -97,7 +99,7 @@ def _match(word: str, english: tuple[str, ...]) -> str | None:
     skeleton = korean_skeleton(word)
     if len(word) < 2 or len(skeleton.replace("ng", "n")) < 2:
         return None
-    candidates = _index(english).get(skeleton, ())
+    candidates = tuple(e for e in _index(english).get(skeleton, ()) if onset_fits(word, e))
     if not candidates:
         return None
     roman = korean_roman(word)
@@ -105,6 +107,21 @@ def _match(word: str, english: tuple[str, ...]) -> str | None:
     if scored[0][0] < 70 or len(scored) > 1 and scored[1][0] > scored[0][0] - 10:
         return None
     return scored[0][1]
+
+
+#: An English word that opens with two consonants ("drawer", "tray", "station", "flask" as respelt: tl-, st-, pl-).
+_CLUSTER = re.compile(r"^(?:[bpktjgms]l|s[ptkmnbl])")
+_EU = 18  # the vowel ㅡ among the 21 medial vowels
+
+
+def onset_fits(word: str, english: str) -> bool:
+    """Korean allows no two consonants at the start of a syllable, so a word borrowed with an opening cluster writes
+    the first consonant with ㅡ ("tray" 트레이, "station" 스테이션, "flask" 플라스크): a Hangul word whose first syllable
+    has another vowel ("타래") is no transliteration of it, whatever its skeleton."""
+    if not _CLUSTER.match(english_sounds(english)):
+        return True
+    code = ord(word[0]) - _BASE
+    return (code % 588) // 28 == _EU
 
 
 @functools.lru_cache(maxsize=8)

@@ -27,7 +27,7 @@ import functools
 from typing import Iterable, Sequence
 
 from plan_verifier.semantic.language import english_tokens, has_hangul, korean_morphs, noun_lemma
-from plan_verifier.semantic.loanwords import english_sounds, english_skeleton, korean_roman, korean_skeleton
+from plan_verifier.semantic.loanwords import english_sounds, english_skeleton, korean_roman, korean_skeleton, onset_fits
 from plan_verifier.semantic.vocabulary import vocabulary
 
 
@@ -138,7 +138,7 @@ def transliterates(korean: str, english: str) -> bool:
     skeleton = korean_skeleton(korean)
     if len(skeleton.replace("ng", "n")) < 2 or not english.isalpha() or len(english) < 3:
         return False
-    if skeleton != english_skeleton(english):
+    if skeleton != english_skeleton(english) or not onset_fits(korean, english):
         return False
     return similar(korean_roman(korean), english_sounds(english)) >= 50
 

@@ -89,6 +89,14 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         note = _NOTE.search(item)
         if note is not None and _ARROWS.search(item[:note.start()]) and not _SOURCE_AFTER.search(item) and not _WHERE_AFTER.search(item):
             item = item[:note.start()]  # "자물쇠: 바이스 → 카운터 접시 (손님이 알아서 가져감)": a note on the route, not its end
+        joined = _joined_routes(item)
+        if joined is not None:
+            # "bottle, top shelf → pouring station, 그리고 jar candle rack 2 → seconds crate": two routes, each read whole
+            for k, (at, part) in enumerate(joined):
+                clauses.extend(replace(c, start=c.start + offset + at, end=c.end + offset + at,
+                                       order="sequence" if (k or clauses) and i == 0 else c.order)
+                               for i, c in enumerate(notation_routes(part, read_clauses) or read_clauses(part)))
+            continue
         pieces = item.split(",")
         if len(pieces) > 1 and all(len(_ARROWS.findall(p)) == 1 for p in pieces):
             # "wooden block → left tray, jacks → right tray": one route a part
@@ -99,6 +107,16 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                                for c in notation_routes(piece.strip(), read_clauses) or ())
                 at += len(piece) + 1
             continue
+        manner = _route_manner(item)
+        if manner is not None:
+            # "몰드 2번 냉각 랙 → 붓기 스테이션, 천천히": the route read without how it is carried, which its carrying takes
+            head, how = manner
+            inner = notation_routes(head, read_clauses) or ()
+            if any(c.action in CARRYING or c.action == "pick" for c in inner):
+                clauses.extend(replace(c, start=c.start + offset, end=c.end + offset,
+                                       manner=c.manner + how if c.action in CARRYING or c.action == "pick" else c.manner,
+                                       order="sequence" if k == 0 and clauses else c.order) for k, c in enumerate(inner))
+                continue
         located = _located_route(item, read_clauses)
         if located is not None:
             clauses.extend(replace(c, start=c.start + offset, end=c.end + offset, order="sequence" if k == 0 and clauses else c.order)
@@ -113,7 +131,7 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
                            for c in notation_routes(rest, read_clauses) or read_clauses(rest))
             continue
-        chain = _sourced(item, offset) or _chain(item, offset)
+        chain = _sourced(item, offset) or _sourced_front(item, offset) or _chain(item, offset)
         if chain is not None:
             clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
             continue
@@ -152,6 +170,22 @@ _PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "co
 #: Kinds of place a thing is held at, not set down in (a scanner, a tester): a route that ends there is a visit.
 _HELD_AT = frozenset({"reader", "tester"})
 _ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
+
+
+#: ", and …" / ", 그리고 …" joining two parts of one item.
+_AND = re.compile(r",\s*(?:and|그리고)\s+(?=\S)", re.I)
+
+
+def _joined_routes(item: str) -> list[tuple[int, str]] | None:
+    """"bottle, top shelf → pouring station, 그리고 jar candle rack 2 → seconds crate": two routes joined by ", and" /
+    ", 그리고", each with its own arrow (a heading or thing before the first, which a plain comma split would cut from its
+    route): the parts with where each starts in the item (the conjunction left out); None for any other item."""
+    for m in _AND.finditer(item):
+        head, tail = item[:m.start()], item[m.end():]
+        if _ARROWS.search(head) and _ARROWS.search(tail):
+            rest = _joined_routes(tail) or [(0, tail)]
+            return [(0, head)] + [(m.end() + at, part) for at, part in rest]
+    return None
 
 
 def _chain(item: str, offset: int) -> list[Clause] | None:
@@ -242,6 +276,24 @@ def _sourced(item: str, offset: int) -> list[Clause] | None:
     return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
 
 
+#: The front of a route that names the thing and where it comes from: "pin kit from drawer 2 → …".
+_FRONT_SOURCE = re.compile(r"^(?P<thing>[^,:]+?)\s+(?:from|out of|off of|off)\s+(?P<source>[^,:]+)$", re.I)
+
+
+def _sourced_front(item: str, offset: int) -> list[Clause] | None:
+    """A route of two stops whose front is "thing from place" ("pin kit from drawer 2 → 오른쪽 트레이"): the thing, its source
+    (without the preposition, which is no word of the place) and the goal. None for any other item."""
+    parts = [p.strip(" .") for p in _ARROWS.split(item)]
+    m = _FRONT_SOURCE.match(parts[0]) if len(parts) == 2 and all(parts) else None
+    if m is None:
+        return None
+    thing = _named_thing(m.group("thing")) or next(iter(_headline_thing(f"{m.group('thing')}:")), None)
+    source, goal = _stop(m.group("source")), _stop(parts[1])
+    if thing is None or source is None or goal is None or source.kind is None:
+        return None
+    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
 def _takes(word: str) -> bool:
     """Is this Korean word a verb of taking ("꺼내서", "빼서", "집어")?"""
     from plan_verifier.semantic.language import korean_morphs
@@ -249,6 +301,19 @@ def _takes(word: str) -> bool:
 
     morphs = korean_morphs(word)
     return bool(morphs) and morphs[0].tag == "VV" and vocabulary().ko_actions.get(morphs[0].form) == "pick"
+
+
+def _route_manner(item: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """A route with how to carry the thing after its last stop's comma ("A → B, 천천히", "A → B, gently"): the route
+    without it and the manner; None for any other item."""
+    arrows = list(_ARROWS.finditer(item))
+    if not arrows:
+        return None
+    comma = item.rfind(",")
+    if comma < arrows[-1].end():
+        return None
+    how = _manner_tail(item[comma + 1:])
+    return (item[:comma], how) if how else None
 
 
 def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
@@ -400,9 +465,21 @@ def _sequel(item: str) -> int | None:
     for m in re.finditer(r",\s*", item[last:]):
         # "피더 부품 → 픽스처, 나사 체결, …": after the route, a request of its own (an action, no thing of the route)
         segment = item[last + m.end():].split(",")[0].strip(" .")
-        if segment and _requests(segment):
+        if segment and (_requests(segment) or _rules_out(segment)):
             return last + m.end()
     return None
+
+
+def _rules_out(segment: str) -> bool:
+    """Does this piece of a sentence only rule out a place ("왼쪽 말고", "3번 선반 아니고", "not shelf 3"): which of the
+    places the route could mean it does not go to, no thing of the route and no stop?"""
+    if has_hangul(segment):
+        from plan_verifier.semantic.korean import read_clauses
+    else:
+        from plan_verifier.semantic.english import read_clauses
+    clauses = read_clauses(segment)
+    return bool(clauses) and any(c.excluded_places for c in clauses) and \
+        not any(c.action is not None or c.objects or c.places for c in clauses)
 
 
 def _requests(segment: str) -> bool:

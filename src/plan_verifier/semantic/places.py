@@ -118,7 +118,7 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     if got.kind == "cell":
         # a JSON cell position read whole: the name itself (its readings as words come separately)
         return Relation(SAME) if want.key == got.key or len(want.key) > 3 and want.key in got.key else Relation(UNCOMPARABLE)
-    if want.kind and want.kind.startswith("container:") and got.key == want.kind.split(":", 1)[1]:
+    if want.kind and want.kind.startswith("container:") and got.key == want.kind.split(":", 1)[1] and _designators(want, got) is None:
         return Relation(SAME)
     wk, gk = kind_of(want), kind_of(got)
     letters = _letter(want), _letter(got)

@@ -30,6 +30,7 @@ class Vocabulary:
     en_generic: frozenset[str]
     ko_generic: frozenset[str]
     measures: frozenset[str]  # nouns of a quantity or packing ("bundle", "세트"): the words before them name the thing
+    measure_words: Mapping[str, tuple[str, ...]]  # a measure noun -> every word of that measure, both languages (묶음: bundle …)
     en_pronouns: frozenset[str]
     ko_pronouns: frozenset[str]
     en_colors: Mapping[str, str]
@@ -184,6 +185,8 @@ def vocabulary() -> Vocabulary:
         en_generic=words("generic_objects", "en"),
         ko_generic=words("generic_objects", "ko"),
         measures=words("measure_nouns", "en") | words("measure_nouns", "ko"),
+        measure_words={str(w).lower(): tuple(str(x).lower() for x in group) for group in data["measure_nouns"].get("same", ())
+                       for w in group},
         en_pronouns=words("pronouns", "en"),
         ko_pronouns=words("pronouns", "ko"),
         en_colors=_by_language(data["colors"], "en"),
