@@ -101,6 +101,9 @@ def read_instruction(text: str) -> Instruction:
     body, unsure = corrected(without_summary(without_cell_heading(text)), language, read_clauses)
     clauses = notation_routes(body, read_clauses) or read_clauses(body)
     reading = assemble(text, language, clauses)
+    asked = [c for c in reading.context if _a_request(c)]
+    if asked and reading.tasks:
+        reading = replace(reading, unread=reading.unread + tuple(asked))  # "Then the tongs from the shelf into pot 1 as well."
     if not reading.manner and sum(t.carries for t in reading.tasks) == 1 and not any(t.manner for t in reading.tasks):
         reading = replace(reading, manner=manner_said(body, language))  # "A → B, quickly please": how the one thing goes
     return replace(reading, unread=reading.unread + unsure) if unsure else reading
@@ -332,6 +335,20 @@ def _leaves_elsewhere(clause: Clause, clauses: tuple[Clause, ...]) -> bool:
         if where is not None and about and where.key != here.key and where.key != "there":
             return True
     return False
+
+
+#: A sentence that moves something: a route ("A → B", "from A into B", "A에서 B로") — said where a request stands.
+_ROUTE = re.compile(r"→|->|⇒|\bfrom\b.+\b(?:to|into|onto|over to)\b|\b(?:out of|off)\b.+\b(?:to|into|onto)\b|에서\s*\S.*\S(?:으로|로)(?:\s|$|[,.!])",
+                    re.I)
+#: Order words that open a request ("Then …", "그 다음 …"), not a remark.
+_OPENS_A_STEP = re.compile(r"^\s*(?:then|after that|afterwards|next|finally|lastly|그\s?다음|그런 다음|이어서|마지막으로)\b", re.I)
+
+
+def _a_request(sentence: str) -> bool:
+    """Is a sentence the reader took for context a request it could not read — one that opens with an order word or
+    names a route? Then its step was never compared: a silent pass would hide that ("Cotton cone: bin → pot 1. Then the
+    tongs from the shelf into pot 1 as well.")."""
+    return bool(_OPENS_A_STEP.match(sentence) or _ROUTE.search(sentence))
 
 
 def _unplaced(text: str, clauses: tuple[Clause, ...], pending: list[tuple[Task, str | None]], refined: list[PlaceRef] = ()) -> list[str]:
