@@ -6,7 +6,7 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.activity import COMMENT, IDENTIFIER
 from plan_verifier.semantic.grounding import compare_object, compare_place, same_object
-from plan_verifier.semantic.language import english_tokens, similar, verb_lemma
+from plan_verifier.semantic.language import english_tokens, identifier_words, noun_lemma, similar, verb_lemma
 from plan_verifier.semantic.matching import overlaps, text_nouns
 from plan_verifier.semantic.places import kind_of
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -102,8 +102,8 @@ class RSem007(SemanticRule):
             # (what the extra transfer's name says at its grasp: at a release the same word may be the place both are put
             # down at, `modfix`)
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
-                    any(_named_again(o, n.obj) and not _place_of_both(n.obj, (done_by.grasp, t.grasp)) for o, done_by in done
-                        for n in t.grasp.objects if n.obj is not None):
+                    any(_named_again(o, n.obj) and not _place_of_both(n.obj, (done_by.grasp, t.grasp)) and not _modifies_a_place(n)
+                        for o, done_by in done for n in t.grasp.objects if n.obj is not None):
                 continue  # the same object handled again (a re-grasp): not another task
             # what the instruction names as a place ("the carton", "crack camera 들러") is where things go, not a thing carried
             # (nor is a word of the place the program names at that very spot: "plating" of "miso bowl: plating station → …")
@@ -377,6 +377,17 @@ def _named_again(a, b) -> bool:
     """The program names the same object twice (same noun or both generic, no attribute that differs)."""
     return (a.noun == b.noun or a.noun is None and b.noun is None) and all(
         x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
+
+
+def _modifies_a_place(named) -> bool:
+    """Is the word, in the pose name it comes from, right before a place noun (`p_microfilm_reel_map_drawer_lower_pick`:
+    the map drawer)? Then it names which place, not the thing taken there."""
+    if named.source != IDENTIFIER or named.obj is None or named.obj.noun is None:
+        return False
+    v = vocabulary()
+    words = [w.lower() for w in identifier_words(named.quote)]
+    return any(noun_lemma(w) == named.obj.noun and k + 1 < len(words) and v.en_places.get(noun_lemma(words[k + 1]))
+               for k, w in enumerate(words))
 
 
 def _place_of_both(obj, spots) -> bool:
