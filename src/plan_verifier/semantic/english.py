@@ -568,10 +568,14 @@ class _Sentence(Constructions):
                     continue
             n_except = self._phrase(i, end, EXCEPT)
             if n_except:
+                just_placed = bool(places) and (after_place == i or after_place == i - 1 and self.t[i - 1].low == ",")
                 np, i = self._noun_phrase(i + n_except, end)
+                one = self._place_one(np, places[-1][1]) if np is not None and just_placed else None
                 if np is not None:
                     if self._names_place(np):
                         excluded_places.append(self._place(np))  # "in a bin, but not bin 3"
+                    elif one is not None:
+                        excluded_places.append(one)  # "on the upper shelf, not the lower one": that place's other side
                     else:
                         excluded.append(self._object(np))
                 continue
@@ -639,7 +643,9 @@ class _Sentence(Constructions):
             np, j = self._noun_phrase(i, end)
             if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
                 whole, k = self._noun_phrase(j + 1, end)
-                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places):
+                # ("images of Pos_1 and Pos_2": for a work action, what the images are of is where it happens)
+                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places) and \
+                        not (action in WORK and self._names_place(whole)):
                     # "the bag of M4 screws": one thing, named by its head; "the rest of the cubes", "two of the boxes": the
                     # complement names it
                     quantity = np.head is None or np.head.low in QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"

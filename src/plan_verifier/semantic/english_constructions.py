@@ -26,9 +26,9 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
-                                                    is_verb, verb_forms)
+                                                    is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -40,6 +40,8 @@ _PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
 #: A subject and its verb in one word: what follows is a statement ("we've got a board to fix"), never a route.
 _SUBJECT_VERB = frozenset({"i've", "we've", "you've", "they've", "i'm", "we're", "you're", "they're"})
 #: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
+#: Somebody unnamed as the subject of what was done with a thing ("Someone parked it in the cabinet").
+_SOMEONE = frozenset({"someone", "somebody", "anyone", "anybody", "everyone", "everybody"})
 _NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
 _JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
@@ -101,15 +103,21 @@ class Constructions(Phrases):
             rest = self._fact_or_context(k + 1, end)
             return replace(rest, start=t[0].start, manner=((lead[0], " ".join(x.text for x in t[:lead[1]])),) + rest.manner)
         if t and t[0].low in ("it's", "they're", "its"):
-            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
+            # "It's in the crate.", "It's sitting in rack A right now", "It's been charging in locker 1": where the thing
+            # named before is (whatever it is doing there)
             k = start + 1
-            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
+            while k < end and (self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right",
+                                                 "been") or participle(self.t[k]) and self.t[k].verb not in self.v.en_actions and
+                                                 self._preposition(k + 1, end) is not None):  # ("it's been checked on …": work)
                 k += 1
             prep = self._preposition(k, end)
             place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
             if place is not None:
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
+        put = self._put_by_someone(start, end)
+        if put is not None:
+            return put
         c = self.v.constructions
         stated = self._stated_route(start, end)
         if stated is not None:
@@ -176,6 +184,33 @@ class Constructions(Phrases):
             # "The cup on shelf 1 has a crack": the subject ends at "has"; what it has is no thing a later "it" means
             be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+
+    def _put_by_someone(self, start: int, end: int) -> Clause | None:
+        """"Someone parked it in the cleaning cabinet", "I had it out on tray 1", "the night shift left the jug on cart 2":
+        what a person did with the thing says where it is now (where it is taken from), not where it goes. None for any
+        other sentence."""
+        t, k = self.t, start
+        if k < end and (t[k].low in _PRONOUN_SUBJECTS - {"it"} or t[k].low in _SOMEONE):
+            k += 1
+        else:
+            np, k = self._noun_phrase(start, end)
+            if np is None or np.head is None or np.head.noun in self.v.en_objects or np.head.noun in self.v.en_places and not self._is_person(np):
+                return None
+        while k < end and (t[k].low in ("just", "already", "accidentally", "probably") or t[k].low.endswith("ly") and is_adjective(t[k].low[:-2])):
+            k += 1
+        if k + 1 >= end or not (is_past(t[k]) or t[k].low in ("put", "set", "stuck")):
+            return None
+        thing, k = self._noun_phrase(k + 1, end)
+        while k < end and t[k].low in ("out", "back", "down", "over", "away", "up") and self._preposition(k + 1, end) is not None:
+            k += 1  # "I had it out on tray 1"
+        prep = self._preposition(k, end)
+        if thing is None or thing.head is None and not thing.labels or self._names_place(thing) or prep is None or \
+                prep[0] not in ("location", "goal"):
+            return None
+        place, _ = self._noun_phrase(k + prep[1], end)
+        if place is None or not self._names_place(place):
+            return None
+        return Clause(None, "", t[start].start, t[end - 1].end, (self._object(thing),), (("location", self._place(place)),), fact=True)
 
     def _new_statement(self, i: int, end: int) -> bool:
         """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is", "the customer's
@@ -407,8 +442,10 @@ class Constructions(Phrases):
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
             return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
-        if i >= end or any(tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
-                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)) \
+        # ("back where it belongs": a place said as a relative clause, no statement)
+        said_where = {n for k in range(i, end) if t[k].low == "where" for n in range(k, k + self._phrase(k, end, self.v.constructions.back_where))}
+        if i >= end or any(k not in said_where and (tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
+                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB) for k, tok in enumerate(t[i:], start=i)) \
                 or any(self._phrase(k, end, tuple(d for d in self.v.constructions.duty if d.endswith(" to"))) for k in range(i, end)):
             return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix", "nothing else needs to move")
         n_except = self._phrase(i, end, EXCEPT)
@@ -471,11 +508,29 @@ class Constructions(Phrases):
             if tok.low == "not" and i + 1 < end:
                 ruled = next((r for r in reversed(routes) if r.places), None)
                 np, j = self._noun_phrase(i + 1 + (self._preposition(i + 1, end) or (None, 0))[1], end)
-                if ruled is not None and np is not None and self._names_place(np) and not (route is not ruled and (route.objects or route.lead)):
-                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B": the place is ruled out, the route stands
-                    ruled.excluded.append(self._place(np))
+                one = self._place_one(np, ruled.places[-1][1]) if ruled is not None and np is not None else None
+                if ruled is not None and np is not None and (self._names_place(np) or one is not None) and \
+                        not (route is not ruled and (route.objects or route.lead)):
+                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B", "… to the upper shelf, not the lower
+                    # one": the place is ruled out, the route stands
+                    ruled.excluded.append(one or self._place(np))
                     i = j
                     continue
+            if tok.low == "back" and i + 1 < end and t[i + 1].low == "where" and route.objects:
+                i += 1
+                continue
+            back_where = self._phrase(i, end, self.v.constructions.back_where) if tok.low == "where" and route.objects else 0
+            if back_where:
+                # "Hose nozzle back where it belongs, the lower shelf": the place named after the comma, or else where it
+                # came from, is where it goes
+                i += back_where
+                np, j = self._noun_phrase(i + 1, end) if i + 1 < end and t[i].low == "," else (None, i)
+                if np is not None and self._names_place(np):
+                    route.places.append(("goal", self._place(np)))
+                    i = j
+                else:
+                    route.places.append(("goal", PlaceRef(self.text[t[i - back_where].start:t[i - 1].end], ORIGIN, ORIGIN)))
+                continue
             prep = self._preposition(i, end)
             if prep is not None:
                 np, j = self._noun_phrase(i + prep[1], end)
@@ -490,7 +545,9 @@ class Constructions(Phrases):
                     i = j  # "the tray by the window": where the tray is, not another place
                     continue
                 place, j = self._place_of(np, j, end)
-                route.places.append((prep[0], place))
+                # "Tongs back on the mordant shelf": where the thing goes back to, not where it is
+                back = prep[0] == "location" and i > 0 and t[i - 1].low == "back"
+                route.places.append(("goal" if back else prep[0], place))
                 i = j
                 continue
             if (route.objects or route.lead) and tok.low != tok.verb and self._action(i) is not None:

@@ -35,16 +35,22 @@ def without_summary(text: str) -> str:
     return text[:m.start("summary")] + " " * (m.end("summary") - m.start("summary")) + text[m.end("summary"):]
 
 
+#: English words a heading names the request itself with ("Objective: relocate …", "Goal: cup to the rack"): no thing.
+_REQUEST_HEADINGS = frozenset({"task", "goal", "objective", "request", "job", "instruction", "instructions", "mission", "todo", "to do", "to-do"})
+
+
 def without_cell_heading(text: str) -> str:
     """"Weld cell: tack Pos_1, …", "조립 셀: 피더 부품 → 픽스처, …": a heading that names the whole workplace says where all
-    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written)."""
+    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written). So is an
+    English heading that only names the request ("Objective: transfer the hank …", "Goal: cup from tray 1 to the rack")."""
     from plan_verifier.semantic.vocabulary import vocabulary
 
     m = _HEADING.match(text)
     if m is None:
         return text
     head = m.group("head").strip().lower()
-    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell):
+    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell) and \
+            (head not in _REQUEST_HEADINGS or _SUMMARY.match(text)):  # (a summary before its steps: `without_summary`)
         return text
     return " " * m.end() + text[m.end():]
 
