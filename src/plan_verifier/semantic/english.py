@@ -14,7 +14,7 @@ the tasks, never guessed.
 from __future__ import annotations
 
 from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_constructions import Constructions, switched
+from plan_verifier.semantic.english_constructions import Constructions, by_way_of, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
                                                     PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_noun, is_past, is_verb, participle,
                                                     verb_forms)
@@ -222,7 +222,7 @@ class _Sentence(Constructions):
             if first_word is not None:
                 return first_word
         if tok.verb in _LIGHT_VERBS:
-            return self._nominal_action(i)
+            return self._nominal_action(i) or self._run_on(i) or self._caused_motion(i)
         if tok.verb in _LEAVE:
             return "leave"
         if i + 1 < len(self.t) and f"{tok.verb} {self.t[i + 1].low}" in self.v.en_actions:
@@ -252,9 +252,27 @@ class _Sentence(Constructions):
         if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
             _, j = self._noun_phrase(j + prep[1], end)
             prep = self._preposition(j, end)
+        while prep is None and j < end and self.t[j].low in self.v.constructions.via and self._noun_phrase(j + 1, end)[0] is not None:
+            _, j = self._noun_phrase(j + 1, end)  # "run the tray past the scanner to bin 3": the way, then the goal
+            prep = self._preposition(j, end)
         if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
             self._frames[i] = "transfer"
         return self._frames[i]
+
+    def _run_on(self, i: int) -> str | None:
+        """"run it on the flow tester", "run the board under the camera": "run" with a thing and a place it is run on (and
+        no goal after it) is a check there, as "test it on the tester" is."""
+        if self.t[i].verb != "run":
+            return None
+        end = len(self.t)
+        np, j = self._noun_phrase(i + 1, end)
+        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under"):
+            return None
+        place, k = self._noun_phrase(j + 1, end)
+        if place is None or not self._names_place(place):
+            return None
+        after = self._preposition(k, end)
+        return None if after is not None and after[0] == "goal" else "inspect"
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -423,6 +441,8 @@ class _Sentence(Constructions):
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
         verb = self.t[head].verb
+        if verb in _LIGHT_VERBS and self._nominal_action(head) is None:
+            return self._action(head), head + 1  # "run it on the tester", "run the tray past the scanner to bin 3"
         if verb in _LIGHT_VERBS:
             action = self._nominal_action(head)
             k = head + 1
@@ -630,10 +650,10 @@ class _Sentence(Constructions):
                     places.append(("recipient", self._place(np)))
                     i = j
                     continue
-            if tok.low in _INSTRUMENT and action not in ("attach", "detach"):
+            if (tok.low in _INSTRUMENT or tok.low == "past" and objects) and action not in ("attach", "detach"):
                 np, j = self._noun_phrase(i + 1, end)  # "with the gripper": how, not what
-                if np is not None and tok.low in self.v.constructions.via and np.head is not None:
-                    passed_by.append(self._place(np))  # "through the washer": a place on the way, whatever its kind
+                if np is not None and tok.low in self.v.constructions.via and (np.head is not None or np.labels):
+                    passed_by.append(self._place(np))  # "through the washer", "past the scanner": a place on the way
                 i = j if np is not None else i + 1
                 continue
             if tok.low in _RECIPIENT_PRONOUNS and i == head + 1 and head >= 0:
@@ -715,20 +735,22 @@ class _Sentence(Constructions):
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
                         excluded_places=tuple(excluded_places))
+        route = by_way_of(clause, passed_by)
         if statement is not None:
-            return [clause, statement]
+            return route + [statement]
         if tail is not None:
             # what the unknown verb says is read but not placed: if it names things or places, the stage says it could not read it
             rest = self._clause_from(tail + 1, end, None, self.t[tail])
-            return [clause] + [r for r in rest if r.objects or r.places]
+            return route + [r for r in rest if r.objects or r.places]
         if subordinate is None or not subordinate[1]:
-            return [clause]
+            return route
         when, subs = subordinate
         if when == "first":
-            return [Clause(**{**_fields(s), "order": "sequence"}) for s in subs] + [Clause(**{**_fields(clause), "order": "sequence"})]
+            return [Clause(**{**_fields(s), "order": "sequence"}) for s in subs] + \
+                [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:]
         if when == "later":
-            return [Clause(**{**_fields(clause), "order": "sequence"})] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
-        return [clause]
+            return [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
+        return route
 
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
                                                     is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
@@ -98,6 +98,8 @@ class Constructions(Phrases):
         k = start + lead[1] if lead is not None else start
         while lead is not None and k < end and (self.t[k].low in COURTESY or self.t[k].low == "please"):
             k += 1  # "slowly please, it's full"
+        if lead is not None and k + 1 < end and self.t[k].low == "with" and self.t[k + 1].low in ("it", "them", "this", "that", "these", "those"):
+            k += 2  # "Easy with it, the tip is cracked": how the thing is handled, then why
         if lead is not None and k + 1 < end and self.t[k].low in (",", "-", "—", ":"):
             # "Slowly, the elements are still wet.", "Carefully - it's hot": how the task is done, then why
             rest = self._fact_or_context(k + 1, end)
@@ -183,7 +185,21 @@ class Constructions(Phrases):
         if be is None:
             # "The cup on shelf 1 has a crack": the subject ends at "has"; what it has is no thing a later "it" means
             be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
-        return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+        mentioned = tuple(self._mentioned(start, end, be))
+        where = self._subject_place(start, start + be) if be and len(mentioned) == 1 else None
+        if where is not None:
+            # "The radio on the right cart is dead", "The candle on rack 1 has set": whatever is said of it, the thing is there
+            return Clause(None, "", t[0].start, t[-1].end, mentioned, (("location", where),), fact=True, mentions=mentioned)
+        return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=mentioned)
+
+    def _subject_place(self, start: int, end: int) -> PlaceRef | None:
+        """The place a subject locates its one thing at ("the radio on the right cart", "the mug sitting in sink 2"): a
+        thing, then a preposition of where and a place of a known kind, and nothing else; None otherwise."""
+        subject = self._subject(start, end)
+        if len(subject) != 2 or not isinstance(subject[0], ObjectRef) or not isinstance(subject[1], PlaceRef) or subject[1].kind is None \
+                or subject[1].kind == "position" or subject[1].kind.startswith("container:") or subject[0].pronoun or not subject[0].noun:
+            return None
+        return subject[1]
 
     def _put_by_someone(self, start: int, end: int) -> Clause | None:
         """"Someone parked it in the cleaning cabinet", "I had it out on tray 1", "the night shift left the jug on cart 2":
@@ -255,8 +271,15 @@ class Constructions(Phrases):
         return place, j
 
     def _needs_work(self, i: int, end: int) -> bool:
-        """"The leg needs sanding": the verb of a statement that the thing is due some work (its subject is the thing)."""
-        return self.t[i].low in ("needs", "need", "wants", "want") and i + 1 < end and self.t[i + 1].low.endswith("ing")
+        """"The leg needs sanding", "the gear set needs a scan": the verb of a statement that the thing is due some work (its
+        subject is the thing)."""
+        if self.t[i].low not in ("needs", "need", "wants", "want") or i + 1 >= end:
+            return False
+        nxt = self.t[i + 1]
+        if nxt.low in ("a", "an", "another") and i + 2 < end:
+            nxt = self.t[i + 2]  # "needs a scan", "needs another check"
+            return nxt.verb in self.v.en_actions or nxt.noun in self.v.en_actions or nxt.low.removesuffix("ion") in self.v.en_actions
+        return nxt.low.endswith("ing")
 
     def _bare(self, i: int, end: int) -> bool:
         """Does the word at i stand alone, with nothing it could govern after it ("to compost,", "to dispatch for pick-up")?"""
@@ -531,6 +554,14 @@ class Constructions(Phrases):
                 else:
                     route.places.append(("goal", PlaceRef(self.text[t[i - back_where].start:t[i - 1].end], ORIGIN, ORIGIN)))
                 continue
+            if tok.low in self.v.constructions.via and tok.low not in ("skip", "bypass") and (route.objects or route.places) or \
+                    tok.low in self.v.constructions.via and not route.objects and not route.places and not route.lead and \
+                    any(r.objects for r in routes[:-1]):
+                np, j = self._noun_phrase(i + 1, end)
+                if np is not None and (np.head is not None or np.labels):
+                    route.places.append(("via", self._place(np)))  # "…, through the wash station, then …": a stop on the way
+                    i = j
+                    continue
             prep = self._preposition(i, end)
             if prep is not None:
                 np, j = self._noun_phrase(i + prep[1], end)
@@ -567,16 +598,21 @@ class Constructions(Phrases):
         routes[-1].end = end
         routes = _continued([r for r in routes if r.objects or r.places or r.lead], self.named_before)
         clauses = []
+        passed_before = False
         for n, route in enumerate(routes):
-            clause = self._route_clause(route, action, wish)
+            passed = [p for role, p in route.places if role == "via"]
+            route.places = [(role, p) for role, p in route.places if role != "via"]
+            # "Vase off printer 3, through the wash station, then into the UV station": the thing of the route before goes on
+            clause = self._route_clause(route, action, wish, named=bool(n and passed_before))
             if clause is None:
                 return None
             # a leading order word orders the first route too: "Then the cup to tray 2" comes after the sentence before
             lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
             order = route.order or ("sequence" if n and ordered else lead if ordered else None)
-            clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded),
-                                  manner=tuple(route.manner)))
+            whole = Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
+                           clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded), manner=tuple(route.manner))
+            clauses.extend(by_way_of(whole, passed, carried_on=n + 1 < len(routes)))
+            passed_before = bool(passed)
         return lead_manner + clauses if clauses else None
 
     def _goal_first(self, i: int, end: int) -> bool:
@@ -600,7 +636,7 @@ class Constructions(Phrases):
                 return p + prep[1] <= k < self._noun_phrase(p + prep[1], end)[1]
         return False
 
-    def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:
+    def _route_clause(self, route: _Route, action: str, wish: bool, named: bool = False) -> Clause | None:
         """One route as a transfer: its object and places; a place written first with only a goal after it is where the
         thing named before comes from ("oven tray to the cooling trolley")."""
         roles = {role for role, _ in route.places}
@@ -612,8 +648,8 @@ class Constructions(Phrases):
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
-        if not objects and route.lead is None and ({"source", "goal"} <= roles or route.straight and "goal" in roles) and \
-                self.named_before:
+        if not objects and route.lead is None and ({"source", "goal"} <= roles or (route.straight or named) and "goal" in roles) and \
+                (self.named_before or named):
             # "…, then from the sewing table to cart 4", "… Straight to inspection.": the same thing on
             objects = [ObjectRef("", None, pronoun=True)]
         if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
@@ -621,6 +657,27 @@ class Constructions(Phrases):
         if wish:
             places = [("goal" if role == "location" else role, p) for role, p in places]
         return Clause(action, "", 0, 0, tuple(objects), tuple(places))
+
+
+def by_way_of(clause: Clause, passed_by: list[PlaceRef], carried_on: bool = False) -> list[Clause]:
+    """"Put the vase through the washer and onto rack 2", "run the tray past the scanner to bin 3": a carrying request with
+    a place it passes on the way is taken, stopped with there, then carried on to where it goes (the way a route with
+    arrows through a stop is read); the clause alone when it passes nowhere, rules the way out, or says no goal — unless
+    the next part of the sentence says where it goes on to (`carried_on`: "Vase off printer 3, through the wash station,
+    then into the UV station")."""
+    from plan_verifier.semantic.notation import stop_on_the_way
+
+    goals = [(role, p) for role, p in clause.places if role == "goal"]
+    if not passed_by or clause.negated or clause.action not in CARRYING or not (goals or carried_on) or \
+            len(clause.objects) != 1:
+        return [clause]
+    it = ObjectRef("", None, pronoun=True)
+    taken = Clause("pick", clause.verb, clause.start, clause.end, clause.objects, tuple((r, p) for r, p in clause.places if r != "goal"),
+                   manner=clause.manner, order=clause.order)
+    stops = [stop_on_the_way(place, clause.start, clause.end, "sequence" if k else None) for k, place in enumerate(passed_by)]
+    if not goals:
+        return [taken] + stops
+    return [taken] + stops + [Clause(clause.action, clause.verb, clause.start, clause.end, (it,), tuple(goals), order="sequence")]
 
 
 def _continued(routes: list[_Route], named_before: bool) -> list[_Route]:

@@ -54,7 +54,7 @@ MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", 
 COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
 NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "overnight", "later", "as", "is", "are", "it's", "with", "instead",
                         "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
-                        "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
+                        "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through", "past"})
 
 
 #: Nouns of a stretch of time: "all morning", "every day" after a place say how long, not which place.
