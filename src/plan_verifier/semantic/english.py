@@ -349,8 +349,10 @@ class _Sentence(Constructions):
         """A sentence without a request, in its statements of where things go: "the beaker set goes to the sink, the
         test-tube rack goes to shelf 1" is two, split where a comma opens a new subject with such a verb."""
         goes = self.v.constructions.goes_to
-        cuts = [k for k in range(1, len(self.t) - 1) if self.t[k].low == "," and any(tok.verb in goes for tok in self.t[:k]) and
-                self._goes_next(k + 1)]
+        # (also after a statement of its own: "That dollar's been cleaned, it goes in the reject box")
+        cuts = [k for k in range(1, len(self.t) - 1) if self.t[k].low == "," and self._goes_next(k + 1) and
+                (any(tok.verb in goes for tok in self.t[:k]) or any(self._is_be(n) or self.t[n].low in ("has", "have", "had")
+                                                                  for n in range(1, k)))]
         bounds = [0] + [k + 1 for k in cuts] + [len(self.t) + 1]
         return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
 

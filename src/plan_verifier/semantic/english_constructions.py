@@ -238,11 +238,24 @@ class Constructions(Phrases):
             finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
                 verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ") or \
                 verb.low == "'s" and self._is_be(k) or \
-                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED)
+                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED) or \
+                self._plural_present(k, end)
             if finite:
                 np, j = self._noun_phrase(i, k)
-                return np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS
+                if np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS:
+                    return True
+                if verb.low != verb.noun:
+                    continue  # "the buttons crack easily": "buttons" is the subject's plural noun, the verb comes after it
+                return False
         return False
+
+    def _plural_present(self, k: int, end: int) -> bool:
+        """"the buttons crack easily", "the lids stick sometimes": a verb's base form after a plural noun, then an adverb in
+        -ly or the end of the sentence — the finite verb of a statement, not a noun of the phrase before it."""
+        verb, before = self.t[k], self.t[k - 1]
+        after = self.t[k + 1] if k + 1 < end else None
+        return verb.low == verb.verb and is_verb(verb.low) and before.kind == "word" and before.low != before.noun and \
+            before.low.endswith("s") and (after is None or after.kind == "punct" or after.low.endswith("ly") and after.low not in self.v.en_objects)
 
     def _aside(self, i: int, end: int) -> int | None:
         """Where, after a request without a verb, a comma opens a sentence of its own that says why or what else ("Roses to
@@ -313,8 +326,9 @@ class Constructions(Phrases):
             objects = [o for o in subject if isinstance(o, ObjectRef)]
             where = [("source", p) for p in subject if isinstance(p, PlaceRef)]
             k = verb_end
-            while k < end and self.t[k].low in self.v.constructions.straight:
-                k += 1
+            while k < end and (self.t[k].low in self.v.constructions.straight or phrase is not None and self.t[k].low.endswith("ing") and
+                               participle(self.t[k]) and self._preposition(k + 1, end) is not None):
+                k += 1  # "should end up curing in the UV station": what it does there, then where
             if len(objects) != 1 or objects[0].generic or self._preposition(k, end) is None:
                 return None
             routes, excluded = self._route_after(k, end)
