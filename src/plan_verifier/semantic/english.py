@@ -84,6 +84,11 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
 def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
     """"Swap the welder for the camera": the first tool comes off, then the second goes on — no tool is carried."""
     c = v.constructions
+    if clause.action == "transfer" and verb_lemma(clause.verb.lower()) in c.tool_change and not clause.objects and len(clause.places) == 1 and \
+            clause.places[0][1].obj is not None and clause.places[0][1].obj.noun in c.tools:
+        # "then swap to the gripper": the tool on the arm comes off (whichever was fitted last), the named one goes on
+        return (Clause("detach", clause.verb, clause.start, clause.end, order=clause.order),
+                Clause("attach", clause.verb, clause.start, clause.end, (clause.places[0][1].obj,), order="sequence"))
     if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) != 1 or \
             clause.objects[0].noun not in c.tools or len(clause.places) != 1:
         return (clause,)

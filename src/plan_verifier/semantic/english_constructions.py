@@ -530,7 +530,7 @@ class Constructions(Phrases):
                     routes[-1].order = "sequence"
                 i += n
                 continue
-            if tok.low in COURTESY or tok.low == "please" or \
+            if tok.low in COURTESY or tok.low == "please" or tok.low == "only" and (route.places or route.objects) or \
                     tok.low in self.v.constructions.straight and self._preposition(i + 1, end) and \
                     (route.objects or route.lead or tok.low in _STRAIGHT):
                 route.straight = route.straight or tok.low in _STRAIGHT
@@ -577,6 +577,8 @@ class Constructions(Phrases):
                     i = j
                     continue
             prep = self._preposition(i, end)
+            if prep is None and tok.low == "of" and len(route.objects) == 1 and not route.places and self._work_noun(route.objects[0]):
+                prep = ("location", 1)  # "Camera check of Pos_1": where the routine is done
             if prep is not None:
                 np, j = self._noun_phrase(i + prep[1], end)
                 if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)) \

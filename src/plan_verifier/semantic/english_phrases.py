@@ -142,8 +142,8 @@ class Phrases:
                                or low in MODALS and not self._noun_can(i, end) or low in COURTESY):  # "..., thanks": courtesy, no object
                 return None, start
             if tokens and (low in MODALS and not self._noun_can(i, end) or low == "right" and i + 1 < end and self.t[i + 1].low == "now"
-                           or low in ("all", "every") and i + 1 < end and self.t[i + 1].low in _TIME_NOUNS):
-                break  # "the operator will ...", "on the pallet right now", "on the peg all morning": the noun phrase has ended
+                           or low in ("all", "every") and i + 1 < end and self.t[i + 1].low in _TIME_NOUNS or low == "only"):
+                break  # "the operator will ...", "on the pallet right now", "on the peg all morning", "Pos_1 only": the phrase has ended
             if low == "of":
                 if tokens and all(x.low in QUANTIFIERS for x in tokens):
                     tokens.append(tok)  # "both of the boxes"
