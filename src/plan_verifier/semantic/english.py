@@ -752,6 +752,10 @@ class _Sentence(Constructions):
         if subordinate is None or not subordinate[1]:
             return route
         when, subs = subordinate
+        named = [o for o in objects if not o.pronoun]
+        if len(named) == 1:
+            # "Hand the fob to the customer once it's been checked on the gauge": "it" there is this clause's thing
+            subs = [Clause(**{**_fields(c), "objects": tuple(named[0] if o.pronoun else o for o in c.objects)}) for c in subs]
         if when == "first":
             return [Clause(**{**_fields(s), "order": "sequence"}) for s in subs] + \
                 [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:]
@@ -802,6 +806,9 @@ class _Sentence(Constructions):
             # "after you move the ball to the tray" orders a task; "when you get a chance" asks for nothing
             found = [c for c in found if _asks(c)]
             return (when, found) if found else (None, [])
+        worked = sub._passive_work(0, len(sub.t))
+        if worked is not None:
+            return when, [worked]  # "once it's been checked on the key gauge": that check comes first
         state = sub._fact_or_context(0, len(sub.t))
         if state.action is not None and state.places:
             return when, [state]  # "before the gown from the ironer goes on cart 5": that move, in its place in the order

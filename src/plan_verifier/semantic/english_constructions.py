@@ -249,6 +249,24 @@ class Constructions(Phrases):
                 return False
         return False
 
+    def _passive_work(self, start: int, end: int) -> Clause | None:
+        """"(once) it's been checked on the key gauge", "after the tube is scanned at the reader": a work verb in the
+        passive with where it is done — that work, there, on the thing the sentence is about. None for anything else."""
+        t = self.t
+        for k in range(start + 1, end - 1):
+            action = self.v.en_actions.get(t[k].verb)
+            if action not in WORK or not participle(t[k]) or t[k].low.endswith("ing") or \
+                    not (t[k - 1].low in ("been", "be", "is", "are", "was", "were", "it's", "they're", "get", "gets", "got") or self._is_be(k - 1)):
+                continue
+            prep = self._preposition(k + 1, end)
+            place = self._noun_phrase(k + 1 + prep[1], end)[0] if prep is not None and prep[0] == "location" else None
+            if place is None or place.head is None and not place.labels:
+                return None
+            subject = [o for o in self._subject(start, k - 1) if isinstance(o, ObjectRef) and not o.generic and o.noun]
+            thing = subject[:1] or [ObjectRef("", None, pronoun=True)]
+            return Clause(action, t[k].text, t[start].start, t[end - 1].end, tuple(thing), (("location", self._place(place)),))
+        return None
+
     def _plural_present(self, k: int, end: int) -> bool:
         """"the buttons crack easily", "the lids stick sometimes": a verb's base form after a plural noun, then an adverb in
         -ly or the end of the sentence — the finite verb of a statement, not a noun of the phrase before it."""
