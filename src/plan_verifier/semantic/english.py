@@ -216,8 +216,8 @@ class _Sentence(Constructions):
         if compound is not None:
             return compound  # "tackweld", "spotweld": a routine name written as one word
         if tok.low in self.v.constructions.place_verbs and i + 1 < len(self.t) and \
-                (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES):
-            return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
+                (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES or self.t[i + 1].low in ("that", "this") and i == 0):
+            return "place"  # "Bin it.", "compost the roses", "Scrap that cracked blank": put it where the verb's noun says
         if 0 < i < len(self.t) - 1 and self.t[i + 1].kind == "word" and is_label(self.t[i + 1]) and \
                 (self.t[i - 1].low in self.v.en_sequence or self.t[i - 1].kind == "punct"):
             # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause;

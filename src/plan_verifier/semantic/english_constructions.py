@@ -548,6 +548,9 @@ class Constructions(Phrases):
                     routes[-1].order = "sequence"
                 i += n
                 continue
+            if tok.low in ("as", "too", "also") and (route.places or route.objects) and (tok.low != "as" or i + 1 < end and t[i + 1].low == "well"):
+                i += 2 if tok.low == "as" else 1  # "… into pot 1 as well", "… to the rack too": one more, no part of the route
+                continue
             if tok.low in COURTESY or tok.low == "please" or tok.low == "only" and (route.places or route.objects) or \
                     tok.low in self.v.constructions.straight and self._preposition(i + 1, end) and \
                     (route.objects or route.lead or tok.low in _STRAIGHT):

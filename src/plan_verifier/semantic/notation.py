@@ -67,7 +67,9 @@ def _markers(text: str) -> list[re.Match]:
         number = re.match(r"\d+", m.group())
         if number is None:
             out.append(m)
-        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()):
+        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()) and \
+                not (expected == 1 and m.group().endswith(".") and re.search(r"[A-Za-z]\s*$", text[:m.start()])):
+            # ("→ dye pot 1. Then …": a first number with a full stop right after an English word is that place's label)
             out.append(m)
             expected += 1
     return out
