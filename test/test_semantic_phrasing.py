@@ -166,6 +166,18 @@ def test_the_gripper_put_back_is_a_tool_release() -> None:
     assert [t.action for t in read_instruction("Tack-weld seam 1, then return the welder.").tasks] == ["weld", "detach"]
 
 
+def test_tool_changes_and_work_said_without_a_verb() -> None:
+    # "then swap to the gripper": the tool fitted last comes off, the named one goes on
+    reading = read_instruction("Pick up the screwdriver, tighten the bracket at the jig, then swap to the gripper.")
+    assert [(t.action, t.obj.noun if t.obj else None) for t in reading.tasks][-2:] == [("detach", "screwdriver"), ("attach", "gripper")]
+    # a tool put back with no place named goes back on its stand
+    reading = read_instruction("Fit the camera and put it back afterwards.")
+    assert [t.action for t in reading.tasks][-1] == "detach"
+    # "Leak check of Pos_3 only": that routine at that place
+    assert _tasks("Leak check of Pos_3 only. No gluing today.")[0][0] == "inspect"
+    assert _tasks("Leak check of Pos_3 only. No gluing today.")[0][3] == read_instruction("Inspect Pos_3.").tasks[0].at.key
+
+
 # --------------------------------------------------------------------------- the program's notation, loanwords, analysis
 
 

@@ -32,6 +32,10 @@ _SENTENCE_END = re.compile(r"[.!?\n]")
 #: "put it not in bin 2 but in bin 3": the words up to the phrase that stands (which the lookahead only checks).
 _NOT_BUT = re.compile(r"\bnot\s+(?P<said>[^,.;:!?…—–]+?)\s+but\s+(?=(?P<instead>[^,.;:!?…—–]+))", re.I)
 _CLAUSE_START = re.compile(r"(?:[.!?\n,;:…—–]|\s-\s)\s*")
+#: Adverbs before a repair's verb ("actually no, just leave it on the tray").
+_REPAIR_ADVERBS = frozenset({"just", "simply", "only", "instead", "please", "rather"})
+#: A repair that opens a statement of where the thing is ("… no wait, it's in the right tray").
+_SAYS_WHERE = frozenset({"it's", "its", "they're", "it’s", "they’re"})
 #: Korean particles that say a phrase's role; longest first.
 _KO_ROLES = (("에다가", "place"), ("에서", "place"), ("으로", "place"), ("에다", "place"), ("까지", "place"), ("에", "place"),
              ("로", "place"), ("을", "object"), ("를", "object"))
@@ -78,6 +82,8 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
         if text[m.start():m.end()] != m.group():
             continue  # taken back with an earlier correction
         repair_end = _repair_end(text, m.end())
+        if not text[m.end():repair_end].strip() and language == "en" and re.match(r",\s*\w", text[repair_end:]):
+            repair_end = _repair_end(text, repair_end + 1)  # "Actually no, just leave it on her tray": the repair after the comma
         if not text[:m.start()].strip():
             continue  # "Actually, move the kettle to the blue bin": nothing said before to correct
         if not text[m.end():repair_end].strip():
@@ -142,12 +148,25 @@ def _english(text: str, m: re.Match, repair_end: int, read: Reader) -> tuple[int
     words = english_tokens(repair)
     if not words:
         return False
-    first = words[0].low
-    if verb_lemma(first) in v.en_actions or len(words) > 1 and f"{verb_lemma(first)} {words[1].low}" in v.en_actions:
-        # "hang it on hook 2... actually no, put it in drawer 1": the request before is taken back, from its verb
-        said = english_tokens(text[_sentence_start(text, m.start()):m.start()])
+    lead_words = 0
+    while lead_words < len(words) - 1 and words[lead_words].low in _REPAIR_ADVERBS:
+        lead_words += 1  # "actually no, just leave it on her tray"
+    first = words[lead_words].low
+    if verb_lemma(first) in v.en_actions or len(words) > lead_words + 1 and f"{verb_lemma(first)} {words[lead_words + 1].low}" in v.en_actions:
+        # "hang it on hook 2... actually no, put it in drawer 1": the request before is taken back, from its verb (in the
+        # sentence before when the correction opens one: "Could you hand it to her? Actually no, just leave it …")
+        begin = _sentence_start(text, m.start())
+        if not text[begin:m.start()].strip(" ?!.,"):
+            begin = _sentence_start(text, max(len(text[:begin].rstrip(" ?!.")) - 1, 0))
+        said = english_tokens(text[begin:m.start()])
         verbs = [k for k, t in enumerate(said) if verb_lemma(t.low) in v.en_actions and (k == 0 or said[k - 1].low not in DETERMINERS)]
-        return (_sentence_start(text, m.start()) + said[verbs[-1]].start, m.end()) if verbs else False
+        return (begin + said[verbs[-1]].start, m.end()) if verbs else False
+    if first in _SAYS_WHERE or len(words) > 2 and first in ("it", "they") and words[1].low in ("is", "are"):
+        # "I left it on the left tray... no wait, it's in the right tray", "It's under... sorry, it's on the photo stand":
+        # a statement said again takes back the one it breaks off, from that clause's start
+        before = text[:m.start()].rstrip(" .…,-—–")
+        begin = max([b.end() for b in _CLAUSE_START.finditer(before)], default=0)
+        return begin, m.end()
     lead = 0
     if first in v.en_prepositions and len(words) > 1:
         lead = len(words[0].text)  # "to the blue bin, sorry, to the minibar stand": the preposition comes again

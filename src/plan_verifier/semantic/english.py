@@ -14,7 +14,7 @@ the tasks, never guessed.
 from __future__ import annotations
 
 from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
-from plan_verifier.semantic.english_constructions import Constructions, switched
+from plan_verifier.semantic.english_constructions import Constructions, by_way_of, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
                                                     PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_noun, is_past, is_verb, participle,
                                                     verb_forms)
@@ -86,8 +86,13 @@ def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
     "Then swap to the gripper" names only the tool that goes on: the one on the arm comes off first (the detach
     without a thing is the tool attached last)."""
     c = v.constructions
-    if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) > 1 or \
-            clause.objects and clause.objects[0].noun not in c.tools or len(clause.places) != 1:
+    if clause.action == "transfer" and verb_lemma(clause.verb.lower()) in c.tool_change and not clause.objects and len(clause.places) == 1 and \
+            clause.places[0][1].obj is not None and clause.places[0][1].obj.noun in c.tools:
+        # "then swap to the gripper": the tool on the arm comes off (whichever was fitted last), the named one goes on
+        return (Clause("detach", clause.verb, clause.start, clause.end, order=clause.order),
+                Clause("attach", clause.verb, clause.start, clause.end, (clause.places[0][1].obj,), order="sequence"))
+    if clause.action != "transfer" or verb_lemma(clause.verb.lower()) not in c.tool_change or len(clause.objects) != 1 or \
+            clause.objects[0].noun not in c.tools or len(clause.places) != 1:
         return (clause,)
     place = clause.places[0][1]
     new = place.obj if place.obj is not None else None
@@ -213,8 +218,8 @@ class _Sentence(Constructions):
         if compound is not None:
             return compound  # "tackweld", "spotweld": a routine name written as one word
         if tok.low in self.v.constructions.place_verbs and i + 1 < len(self.t) and \
-                (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES):
-            return "place"  # "Bin it.", "compost the roses": put it where the verb's noun says
+                (self.t[i + 1].low in _OBJECT_PRONOUNS or self.t[i + 1].low in _ARTICLES or self.t[i + 1].low in ("that", "this") and i == 0):
+            return "place"  # "Bin it.", "compost the roses", "Scrap that cracked blank": put it where the verb's noun says
         if 0 < i < len(self.t) - 1 and self.t[i + 1].kind == "word" and is_label(self.t[i + 1]) and \
                 (self.t[i - 1].low in self.v.en_sequence or self.t[i - 1].kind == "punct"):
             # "…, then seam Pos_2": the first word of a two-word action ("seam weld") before a position, heading a clause;
@@ -224,7 +229,7 @@ class _Sentence(Constructions):
             if first_word is not None:
                 return first_word
         if tok.verb in _LIGHT_VERBS:
-            return self._nominal_action(i)
+            return self._nominal_action(i) or self._run_on(i) or self._caused_motion(i)
         if self._changes_to_a_tool(i):
             return "transfer"  # "then switch to the camera": `_tool_change` makes it the camera's attaching
         if tok.verb in _LEAVE:
@@ -268,9 +273,27 @@ class _Sentence(Constructions):
         if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
             _, j = self._noun_phrase(j + prep[1], end)
             prep = self._preposition(j, end)
+        while prep is None and j < end and self.t[j].low in self.v.constructions.via and self._noun_phrase(j + 1, end)[0] is not None:
+            _, j = self._noun_phrase(j + 1, end)  # "run the tray past the scanner to bin 3": the way, then the goal
+            prep = self._preposition(j, end)
         if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
             self._frames[i] = "transfer"
         return self._frames[i]
+
+    def _run_on(self, i: int) -> str | None:
+        """"run it on the flow tester", "run the board under the camera": "run" with a thing and a place it is run on (and
+        no goal after it) is a check there, as "test it on the tester" is."""
+        if self.t[i].verb != "run":
+            return None
+        end = len(self.t)
+        np, j = self._noun_phrase(i + 1, end)
+        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under"):
+            return None
+        place, k = self._noun_phrase(j + 1, end)
+        if place is None or not self._names_place(place):
+            return None
+        after = self._preposition(k, end)
+        return None if after is not None and after[0] == "goal" else "inspect"
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -349,8 +372,10 @@ class _Sentence(Constructions):
         """A sentence without a request, in its statements of where things go: "the beaker set goes to the sink, the
         test-tube rack goes to shelf 1" is two, split where a comma opens a new subject with such a verb."""
         goes = self.v.constructions.goes_to
-        cuts = [k for k in range(1, len(self.t) - 1) if self.t[k].low == "," and any(tok.verb in goes for tok in self.t[:k]) and
-                self._goes_next(k + 1)]
+        # (also after a statement of its own: "That dollar's been cleaned, it goes in the reject box")
+        cuts = [k for k in range(1, len(self.t) - 1) if self.t[k].low == "," and self._goes_next(k + 1) and
+                (any(tok.verb in goes for tok in self.t[:k]) or any(self._is_be(n) or self.t[n].low in ("has", "have", "had")
+                                                                  for n in range(1, k)))]
         bounds = [0] + [k + 1 for k in cuts] + [len(self.t) + 1]
         return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
 
@@ -441,6 +466,8 @@ class _Sentence(Constructions):
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
         verb = self.t[head].verb
+        if verb in _LIGHT_VERBS and self._nominal_action(head) is None:
+            return self._action(head), head + 1  # "run it on the tester", "run the tray past the scanner to bin 3"
         if verb in _LIGHT_VERBS:
             action = self._nominal_action(head)
             k = head + 1
@@ -586,10 +613,14 @@ class _Sentence(Constructions):
                     continue
             n_except = self._phrase(i, end, EXCEPT)
             if n_except:
+                just_placed = bool(places) and (after_place == i or after_place == i - 1 and self.t[i - 1].low == ",")
                 np, i = self._noun_phrase(i + n_except, end)
+                one = self._place_one(np, places[-1][1]) if np is not None and just_placed else None
                 if np is not None:
                     if self._names_place(np):
                         excluded_places.append(self._place(np))  # "in a bin, but not bin 3"
+                    elif one is not None:
+                        excluded_places.append(one)  # "on the upper shelf, not the lower one": that place's other side
                     else:
                         excluded.append(self._object(np))
                 continue
@@ -644,10 +675,10 @@ class _Sentence(Constructions):
                     places.append(("recipient", self._place(np)))
                     i = j
                     continue
-            if tok.low in _INSTRUMENT and action not in ("attach", "detach"):
+            if (tok.low in _INSTRUMENT or tok.low == "past" and objects) and action not in ("attach", "detach"):
                 np, j = self._noun_phrase(i + 1, end)  # "with the gripper": how, not what
-                if np is not None and tok.low in self.v.constructions.via and np.head is not None:
-                    passed_by.append(self._place(np))  # "through the washer": a place on the way, whatever its kind
+                if np is not None and tok.low in self.v.constructions.via and (np.head is not None or np.labels):
+                    passed_by.append(self._place(np))  # "through the washer", "past the scanner": a place on the way
                 i = j if np is not None else i + 1
                 continue
             if tok.low in _RECIPIENT_PRONOUNS and i == head + 1 and head >= 0:
@@ -657,7 +688,9 @@ class _Sentence(Constructions):
             np, j = self._noun_phrase(i, end)
             if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
                 whole, k = self._noun_phrase(j + 1, end)
-                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places):
+                # ("images of Pos_1 and Pos_2": for a work action, what the images are of is where it happens)
+                if whole is not None and not (whole.head is not None and whole.head.noun in self.v.en_places) and \
+                        not (action in WORK and self._names_place(whole)):
                     # "the bag of M4 screws": one thing, named by its head; "the rest of the cubes", "two of the boxes": the
                     # complement names it
                     quantity = np.head is None or np.head.low in QUANTIFIERS or np.head.noun in self.v.en_generic or np.head.low == "rest"
@@ -727,20 +760,26 @@ class _Sentence(Constructions):
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
                         excluded_places=tuple(excluded_places))
+        route = by_way_of(clause, passed_by)
         if statement is not None:
-            return [clause, statement]
+            return route + [statement]
         if tail is not None:
             # what the unknown verb says is read but not placed: if it names things or places, the stage says it could not read it
             rest = self._clause_from(tail + 1, end, None, self.t[tail])
-            return [clause] + [r for r in rest if r.objects or r.places]
+            return route + [r for r in rest if r.objects or r.places]
         if subordinate is None or not subordinate[1]:
-            return [clause]
+            return route
         when, subs = subordinate
+        named = [o for o in objects if not o.pronoun]
+        if len(named) == 1:
+            # "Hand the fob to the customer once it's been checked on the gauge": "it" there is this clause's thing
+            subs = [Clause(**{**_fields(c), "objects": tuple(named[0] if o.pronoun else o for o in c.objects)}) for c in subs]
         if when == "first":
-            return [Clause(**{**_fields(s), "order": "sequence"}) for s in subs] + [Clause(**{**_fields(clause), "order": "sequence"})]
+            return [Clause(**{**_fields(s), "order": "sequence"}) for s in subs] + \
+                [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:]
         if when == "later":
-            return [Clause(**{**_fields(clause), "order": "sequence"})] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
-        return [clause]
+            return [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
+        return route
 
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:
@@ -785,6 +824,9 @@ class _Sentence(Constructions):
             # "after you move the ball to the tray" orders a task; "when you get a chance" asks for nothing
             found = [c for c in found if _asks(c)]
             return (when, found) if found else (None, [])
+        worked = sub._passive_work(0, len(sub.t))
+        if worked is not None:
+            return when, [worked]  # "once it's been checked on the key gauge": that check comes first
         state = sub._fact_or_context(0, len(sub.t))
         if state.action is not None and state.places:
             return when, [state]  # "before the gown from the ironer goes on cart 5": that move, in its place in the order

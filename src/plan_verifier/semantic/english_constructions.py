@@ -26,9 +26,9 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
-                                                    is_verb, verb_forms)
+                                                    is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -40,6 +40,8 @@ _PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "we", "i", "you"})
 #: A subject and its verb in one word: what follows is a statement ("we've got a board to fix"), never a route.
 _SUBJECT_VERB = frozenset({"i've", "we've", "you've", "they've", "i'm", "we're", "you're", "they're"})
 #: Words after a pronoun that do not make it a statement ("…, it and the lid", "…, it too").
+#: Somebody unnamed as the subject of what was done with a thing ("Someone parked it in the cabinet").
+_SOMEONE = frozenset({"someone", "somebody", "anyone", "anybody", "everyone", "everybody"})
 _NOT_STATED = frozenset({"and", "or", "too", "also", "only", "first", "then", "now", "please"})
 #: Words that join the parts of a list of routes ("A to B, then C to D").
 _JOINS = frozenset({",", "and", "then", "next", "finally", "lastly", "also", ";"})
@@ -96,20 +98,28 @@ class Constructions(Phrases):
         k = start + lead[1] if lead is not None else start
         while lead is not None and k < end and (self.t[k].low in COURTESY or self.t[k].low == "please"):
             k += 1  # "slowly please, it's full"
+        if lead is not None and k + 1 < end and self.t[k].low == "with" and self.t[k + 1].low in ("it", "them", "this", "that", "these", "those"):
+            k += 2  # "Easy with it, the tip is cracked": how the thing is handled, then why
         if lead is not None and k + 1 < end and self.t[k].low in (",", "-", "—", ":"):
             # "Slowly, the elements are still wet.", "Carefully - it's hot": how the task is done, then why
             rest = self._fact_or_context(k + 1, end)
             return replace(rest, start=t[0].start, manner=((lead[0], " ".join(x.text for x in t[:lead[1]])),) + rest.manner)
         if t and t[0].low in ("it's", "they're", "its"):
-            # "It's in the crate.", "It's sitting in rack A right now": where the thing named before is
+            # "It's in the crate.", "It's sitting in rack A right now", "It's been charging in locker 1": where the thing
+            # named before is (whatever it is doing there)
             k = start + 1
-            while k < end and self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right"):
+            while k < end and (self.t[k].low in ("sitting", "lying", "standing", "resting", "currently", "now", "still", "already", "right",
+                                                 "been") or participle(self.t[k]) and self.t[k].verb not in self.v.en_actions and
+                                                 self._preposition(k + 1, end) is not None):  # ("it's been checked on …": work)
                 k += 1
             prep = self._preposition(k, end)
             place = self._noun_phrase(k + prep[1], end)[0] if prep is not None and prep[0] in ("location", "source") else None
             if place is not None:
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
+        put = self._put_by_someone(start, end)
+        if put is not None:
+            return put
         c = self.v.constructions
         stated = self._stated_route(start, end)
         if stated is not None:
@@ -175,7 +185,48 @@ class Constructions(Phrases):
         if be is None:
             # "The cup on shelf 1 has a crack": the subject ends at "has"; what it has is no thing a later "it" means
             be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
-        return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=tuple(self._mentioned(start, end, be)))
+        mentioned = tuple(self._mentioned(start, end, be))
+        where = self._subject_place(start, start + be) if be and len(mentioned) == 1 else None
+        if where is not None:
+            # "The radio on the right cart is dead", "The candle on rack 1 has set": whatever is said of it, the thing is there
+            return Clause(None, "", t[0].start, t[-1].end, mentioned, (("location", where),), fact=True, mentions=mentioned)
+        return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=mentioned)
+
+    def _subject_place(self, start: int, end: int) -> PlaceRef | None:
+        """The place a subject locates its one thing at ("the radio on the right cart", "the mug sitting in sink 2"): a
+        thing, then a preposition of where and a place of a known kind, and nothing else; None otherwise."""
+        subject = self._subject(start, end)
+        if len(subject) != 2 or not isinstance(subject[0], ObjectRef) or not isinstance(subject[1], PlaceRef) or subject[1].kind is None \
+                or subject[1].kind == "position" or subject[1].kind.startswith("container:") or subject[0].pronoun or not subject[0].noun:
+            return None
+        return subject[1]
+
+    def _put_by_someone(self, start: int, end: int) -> Clause | None:
+        """"Someone parked it in the cleaning cabinet", "I had it out on tray 1", "the night shift left the jug on cart 2":
+        what a person did with the thing says where it is now (where it is taken from), not where it goes. None for any
+        other sentence."""
+        t, k = self.t, start
+        if k < end and (t[k].low in _PRONOUN_SUBJECTS - {"it"} or t[k].low in _SOMEONE):
+            k += 1
+        else:
+            np, k = self._noun_phrase(start, end)
+            if np is None or np.head is None or np.head.noun in self.v.en_objects or np.head.noun in self.v.en_places and not self._is_person(np):
+                return None
+        while k < end and (t[k].low in ("just", "already", "accidentally", "probably") or t[k].low.endswith("ly") and is_adjective(t[k].low[:-2])):
+            k += 1
+        if k + 1 >= end or not (is_past(t[k]) or t[k].low in ("put", "set", "stuck")):
+            return None
+        thing, k = self._noun_phrase(k + 1, end)
+        while k < end and t[k].low in ("out", "back", "down", "over", "away", "up") and self._preposition(k + 1, end) is not None:
+            k += 1  # "I had it out on tray 1"
+        prep = self._preposition(k, end)
+        if thing is None or thing.head is None and not thing.labels or self._names_place(thing) or prep is None or \
+                prep[0] not in ("location", "goal"):
+            return None
+        place, _ = self._noun_phrase(k + prep[1], end)
+        if place is None or not self._names_place(place):
+            return None
+        return Clause(None, "", t[start].start, t[end - 1].end, (self._object(thing),), (("location", self._place(place)),), fact=True)
 
     def _new_statement(self, i: int, end: int) -> bool:
         """Does a subject and its finite verb start at i ("that one stays", "the operator wants", "it is", "the customer's
@@ -187,11 +238,42 @@ class Constructions(Phrases):
             finite = verb.low in ("is", "are", "was", "were", "has", "will", "can", "must", "should", "may", "might") or \
                 verb.low != verb.verb and verb.low.endswith("s") and verb.low in verb_forms(verb.verb, "VBZ") or \
                 verb.low == "'s" and self._is_be(k) or \
-                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED)
+                k == i + 1 and self.t[i].low in _PRONOUN_SUBJECTS and (is_past(verb) or is_verb(verb.low) and verb.low not in _NOT_STATED) or \
+                self._plural_present(k, end)
             if finite:
                 np, j = self._noun_phrase(i, k)
-                return np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS
+                if np is not None and j == k or self.t[i].low in _PRONOUN_SUBJECTS:
+                    return True
+                if verb.low != verb.noun:
+                    continue  # "the buttons crack easily": "buttons" is the subject's plural noun, the verb comes after it
+                return False
         return False
+
+    def _passive_work(self, start: int, end: int) -> Clause | None:
+        """"(once) it's been checked on the key gauge", "after the tube is scanned at the reader": a work verb in the
+        passive with where it is done — that work, there, on the thing the sentence is about. None for anything else."""
+        t = self.t
+        for k in range(start + 1, end - 1):
+            action = self.v.en_actions.get(t[k].verb)
+            if action not in WORK or not participle(t[k]) or t[k].low.endswith("ing") or \
+                    not (t[k - 1].low in ("been", "be", "is", "are", "was", "were", "it's", "they're", "get", "gets", "got") or self._is_be(k - 1)):
+                continue
+            prep = self._preposition(k + 1, end)
+            place = self._noun_phrase(k + 1 + prep[1], end)[0] if prep is not None and prep[0] == "location" else None
+            if place is None or place.head is None and not place.labels:
+                return None
+            subject = [o for o in self._subject(start, k - 1) if isinstance(o, ObjectRef) and not o.generic and o.noun]
+            thing = subject[:1] or [ObjectRef("", None, pronoun=True)]
+            return Clause(action, t[k].text, t[start].start, t[end - 1].end, tuple(thing), (("location", self._place(place)),))
+        return None
+
+    def _plural_present(self, k: int, end: int) -> bool:
+        """"the buttons crack easily", "the lids stick sometimes": a verb's base form after a plural noun, then an adverb in
+        -ly or the end of the sentence — the finite verb of a statement, not a noun of the phrase before it."""
+        verb, before = self.t[k], self.t[k - 1]
+        after = self.t[k + 1] if k + 1 < end else None
+        return verb.low == verb.verb and is_verb(verb.low) and before.kind == "word" and before.low != before.noun and \
+            before.low.endswith("s") and (after is None or after.kind == "punct" or after.low.endswith("ly") and after.low not in self.v.en_objects)
 
     def _aside(self, i: int, end: int) -> int | None:
         """Where, after a request without a verb, a comma opens a sentence of its own that says why or what else ("Roses to
@@ -220,8 +302,15 @@ class Constructions(Phrases):
         return place, j
 
     def _needs_work(self, i: int, end: int) -> bool:
-        """"The leg needs sanding": the verb of a statement that the thing is due some work (its subject is the thing)."""
-        return self.t[i].low in ("needs", "need", "wants", "want") and i + 1 < end and self.t[i + 1].low.endswith("ing")
+        """"The leg needs sanding", "the gear set needs a scan": the verb of a statement that the thing is due some work (its
+        subject is the thing)."""
+        if self.t[i].low not in ("needs", "need", "wants", "want") or i + 1 >= end:
+            return False
+        nxt = self.t[i + 1]
+        if nxt.low in ("a", "an", "another") and i + 2 < end:
+            nxt = self.t[i + 2]  # "needs a scan", "needs another check"
+            return nxt.verb in self.v.en_actions or nxt.noun in self.v.en_actions or nxt.low.removesuffix("ion") in self.v.en_actions
+        return nxt.low.endswith("ing")
 
     def _bare(self, i: int, end: int) -> bool:
         """Does the word at i stand alone, with nothing it could govern after it ("to compost,", "to dispatch for pick-up")?"""
@@ -255,8 +344,9 @@ class Constructions(Phrases):
             objects = [o for o in subject if isinstance(o, ObjectRef)]
             where = [("source", p) for p in subject if isinstance(p, PlaceRef)]
             k = verb_end
-            while k < end and self.t[k].low in self.v.constructions.straight:
-                k += 1
+            while k < end and (self.t[k].low in self.v.constructions.straight or phrase is not None and self.t[k].low.endswith("ing") and
+                               participle(self.t[k]) and self._preposition(k + 1, end) is not None):
+                k += 1  # "should end up curing in the UV station": what it does there, then where
             if len(objects) != 1 or objects[0].generic or self._preposition(k, end) is None:
                 return None
             routes, excluded = self._route_after(k, end)
@@ -407,8 +497,10 @@ class Constructions(Phrases):
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
             return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
-        if i >= end or any(tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
-                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB for k, tok in enumerate(t[i:], start=i)) \
+        # ("back where it belongs": a place said as a relative clause, no statement)
+        said_where = {n for k in range(i, end) if t[k].low == "where" for n in range(k, k + self._phrase(k, end, self.v.constructions.back_where))}
+        if i >= end or any(k not in said_where and (tok.verb in _BE and tok.low != "'s" and not (tok.low == tok.verb and self._in_place_phrase(k, end)) or
+                           tok.verb in self.v.constructions.goes_to or self._is_be(k) or tok.low in _SUBJECT_VERB) for k, tok in enumerate(t[i:], start=i)) \
                 or any(self._phrase(k, end, tuple(d for d in self.v.constructions.duty if d.endswith(" to"))) for k in range(i, end)):
             return None  # a statement ("the bolt goes to bin 1", "we've got a board to fix", "nothing else needs to move")
         n_except = self._phrase(i, end, EXCEPT)
@@ -456,7 +548,10 @@ class Constructions(Phrases):
                     routes[-1].order = "sequence"
                 i += n
                 continue
-            if tok.low in COURTESY or tok.low == "please" or \
+            if tok.low in ("as", "too", "also") and (route.places or route.objects) and (tok.low != "as" or i + 1 < end and t[i + 1].low == "well"):
+                i += 2 if tok.low == "as" else 1  # "… into pot 1 as well", "… to the rack too": one more, no part of the route
+                continue
+            if tok.low in COURTESY or tok.low == "please" or tok.low == "only" and (route.places or route.objects) or \
                     tok.low in self.v.constructions.straight and self._preposition(i + 1, end) and \
                     (route.objects or route.lead or tok.low in _STRAIGHT):
                 route.straight = route.straight or tok.low in _STRAIGHT
@@ -471,12 +566,40 @@ class Constructions(Phrases):
             if tok.low == "not" and i + 1 < end:
                 ruled = next((r for r in reversed(routes) if r.places), None)
                 np, j = self._noun_phrase(i + 1 + (self._preposition(i + 1, end) or (None, 0))[1], end)
-                if ruled is not None and np is not None and self._names_place(np) and not (route is not ruled and (route.objects or route.lead)):
-                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B": the place is ruled out, the route stands
-                    ruled.excluded.append(self._place(np))
+                one = self._place_one(np, ruled.places[-1][1]) if ruled is not None and np is not None else None
+                if ruled is not None and np is not None and (self._names_place(np) or one is not None) and \
+                        not (route is not ruled and (route.objects or route.lead)):
+                    # "Red cube to bin 2, not bin 3", "… to drawer A, not to drawer B", "… to the upper shelf, not the lower
+                    # one": the place is ruled out, the route stands
+                    ruled.excluded.append(one or self._place(np))
+                    i = j
+                    continue
+            if tok.low == "back" and i + 1 < end and t[i + 1].low == "where" and route.objects:
+                i += 1
+                continue
+            back_where = self._phrase(i, end, self.v.constructions.back_where) if tok.low == "where" and route.objects else 0
+            if back_where:
+                # "Hose nozzle back where it belongs, the lower shelf": the place named after the comma, or else where it
+                # came from, is where it goes
+                i += back_where
+                np, j = self._noun_phrase(i + 1, end) if i + 1 < end and t[i].low == "," else (None, i)
+                if np is not None and self._names_place(np):
+                    route.places.append(("goal", self._place(np)))
+                    i = j
+                else:
+                    route.places.append(("goal", PlaceRef(self.text[t[i - back_where].start:t[i - 1].end], ORIGIN, ORIGIN)))
+                continue
+            if tok.low in self.v.constructions.via and tok.low not in ("skip", "bypass") and (route.objects or route.places) or \
+                    tok.low in self.v.constructions.via and not route.objects and not route.places and not route.lead and \
+                    any(r.objects for r in routes[:-1]):
+                np, j = self._noun_phrase(i + 1, end)
+                if np is not None and (np.head is not None or np.labels):
+                    route.places.append(("via", self._place(np)))  # "…, through the wash station, then …": a stop on the way
                     i = j
                     continue
             prep = self._preposition(i, end)
+            if prep is None and tok.low == "of" and len(route.objects) == 1 and not route.places and self._work_noun(route.objects[0]):
+                prep = ("location", 1)  # "Camera check of Pos_1": where the routine is done
             if prep is not None:
                 np, j = self._noun_phrase(i + prep[1], end)
                 if tok.low == "to" and self._infinitive(i + 1, end) and not (route.objects and route.lead is None and self._bare(i + 1, end)) \
@@ -490,7 +613,9 @@ class Constructions(Phrases):
                     i = j  # "the tray by the window": where the tray is, not another place
                     continue
                 place, j = self._place_of(np, j, end)
-                route.places.append((prep[0], place))
+                # "Tongs back on the mordant shelf": where the thing goes back to, not where it is
+                back = prep[0] == "location" and i > 0 and t[i - 1].low == "back"
+                route.places.append(("goal" if back else prep[0], place))
                 i = j
                 continue
             if (route.objects or route.lead) and tok.low != tok.verb and self._action(i) is not None:
@@ -510,16 +635,21 @@ class Constructions(Phrases):
         routes[-1].end = end
         routes = _continued([r for r in routes if r.objects or r.places or r.lead], self.named_before)
         clauses = []
+        passed_before = False
         for n, route in enumerate(routes):
-            clause = self._route_clause(route, action, wish)
+            passed = [p for role, p in route.places if role == "via"]
+            route.places = [(role, p) for role, p in route.places if role != "via"]
+            # "Vase off printer 3, through the wash station, then into the UV station": the thing of the route before goes on
+            clause = self._route_clause(route, action, wish, named=bool(n and passed_before))
             if clause is None:
                 return None
             # a leading order word orders the first route too: "Then the cup to tray 2" comes after the sentence before
             lead = "first" if any(tok.low in self.v.en_first for tok in t[:routes[0].start]) else "sequence"
             order = route.order or ("sequence" if n and ordered else lead if ordered else None)
-            clauses.append(Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
-                                  clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded),
-                                  manner=tuple(route.manner)))
+            whole = Clause(clause.action, "", t[min(route.start, end - 1)].start, t[max(route.end - 1, route.start)].end,
+                           clause.objects, clause.places, order=order, excluded_places=tuple(route.excluded), manner=tuple(route.manner))
+            clauses.extend(by_way_of(whole, passed, carried_on=n + 1 < len(routes)))
+            passed_before = bool(passed)
         return lead_manner + clauses if clauses else None
 
     def _goal_first(self, i: int, end: int) -> bool:
@@ -543,7 +673,7 @@ class Constructions(Phrases):
                 return p + prep[1] <= k < self._noun_phrase(p + prep[1], end)[1]
         return False
 
-    def _route_clause(self, route: _Route, action: str, wish: bool) -> Clause | None:
+    def _route_clause(self, route: _Route, action: str, wish: bool, named: bool = False) -> Clause | None:
         """One route as a transfer: its object and places; a place written first with only a goal after it is where the
         thing named before comes from ("oven tray to the cooling trolley")."""
         roles = {role for role, _ in route.places}
@@ -555,8 +685,8 @@ class Constructions(Phrases):
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
-        if not objects and route.lead is None and ({"source", "goal"} <= roles or route.straight and "goal" in roles) and \
-                self.named_before:
+        if not objects and route.lead is None and ({"source", "goal"} <= roles or (route.straight or named) and "goal" in roles) and \
+                (self.named_before or named):
             # "…, then from the sewing table to cart 4", "… Straight to inspection.": the same thing on
             objects = [ObjectRef("", None, pronoun=True)]
         if len(objects) != 1 or not (roles & {"goal", "source"} or wish and "location" in roles):
@@ -564,6 +694,27 @@ class Constructions(Phrases):
         if wish:
             places = [("goal" if role == "location" else role, p) for role, p in places]
         return Clause(action, "", 0, 0, tuple(objects), tuple(places))
+
+
+def by_way_of(clause: Clause, passed_by: list[PlaceRef], carried_on: bool = False) -> list[Clause]:
+    """"Put the vase through the washer and onto rack 2", "run the tray past the scanner to bin 3": a carrying request with
+    a place it passes on the way is taken, stopped with there, then carried on to where it goes (the way a route with
+    arrows through a stop is read); the clause alone when it passes nowhere, rules the way out, or says no goal — unless
+    the next part of the sentence says where it goes on to (`carried_on`: "Vase off printer 3, through the wash station,
+    then into the UV station")."""
+    from plan_verifier.semantic.notation import stop_on_the_way
+
+    goals = [(role, p) for role, p in clause.places if role == "goal"]
+    if not passed_by or clause.negated or clause.action not in CARRYING or not (goals or carried_on) or \
+            len(clause.objects) != 1:
+        return [clause]
+    it = ObjectRef("", None, pronoun=True)
+    taken = Clause("pick", clause.verb, clause.start, clause.end, clause.objects, tuple((r, p) for r, p in clause.places if r != "goal"),
+                   manner=clause.manner, order=clause.order)
+    stops = [stop_on_the_way(place, clause.start, clause.end, "sequence" if k else None) for k, place in enumerate(passed_by)]
+    if not goals:
+        return [taken] + stops
+    return [taken] + stops + [Clause(clause.action, clause.verb, clause.start, clause.end, (it,), tuple(goals), order="sequence")]
 
 
 def _continued(routes: list[_Route], named_before: bool) -> list[_Route]:

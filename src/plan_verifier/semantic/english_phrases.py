@@ -54,7 +54,11 @@ MODALS = frozenset({"will", "would", "can", "could", "should", "must", "shall", 
 COURTESY = frozenset({"thanks", "thank", "thx", "cheers", "pls", "plz", "kindly", "ok", "okay"})
 NOT_IN_NP = frozenset({"where", "alone", "here", "please", "again", "too", "now", "today", "tonight", "tomorrow", "overnight", "later", "as", "is", "are", "it's", "with", "instead",
                         "also", "already", "yet", "still", "first", "then", "next", "finally", "afterwards",
-                        "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through"})
+                        "using", "without", "if", "when", "once", "after", "before", "until", "so", "because", "at", "via", "through", "past"})
+
+
+#: Nouns of a stretch of time: "all morning", "every day" after a place say how long, not which place.
+_TIME_NOUNS = frozenset({"morning", "afternoon", "evening", "night", "day", "week", "shift", "weekend", "year", "month"})
 
 
 @dataclass
@@ -137,8 +141,9 @@ class Phrases:
             if not tokens and (low in CONJUNCTIONS or low in NOT_IN_NP or low in NEGATORS or low in PARTICLES or low in SUBORDINATORS
                                or low in MODALS and not self._noun_can(i, end) or low in COURTESY):  # "..., thanks": courtesy, no object
                 return None, start
-            if tokens and (low in MODALS and not self._noun_can(i, end) or low == "right" and i + 1 < end and self.t[i + 1].low == "now"):
-                break  # "the operator will ...", "on the pallet right now": the noun phrase has ended
+            if tokens and (low in MODALS and not self._noun_can(i, end) or low == "right" and i + 1 < end and self.t[i + 1].low == "now"
+                           or low in ("all", "every") and i + 1 < end and self.t[i + 1].low in _TIME_NOUNS or low == "only"):
+                break  # "the operator will ...", "on the pallet right now", "on the peg all morning", "Pos_1 only": the phrase has ended
             if low == "of":
                 if tokens and all(x.low in QUANTIFIERS for x in tokens):
                     tokens.append(tok)  # "both of the boxes"
@@ -175,9 +180,12 @@ class Phrases:
         if not (tok.noun not in self.v.en_places and tok.noun not in self.v.en_objects and tok.low not in self.v.en_pronouns and
                 tok.low not in self.v.en_places and is_verb(tok.low)):
             return False
-        np, _ = self._noun_phrase(i, end)
-        # "to tool shelf A", "to sample rack 2": a word that may be a verb, modifying a place with its label, is no purpose
-        return not (np is not None and np.labels and np.head is not None and np.head is not tok and self._names_place(np))
+        np, j = self._noun_phrase(i, end)
+        # "to tool shelf A", "to sample rack 2": a word that may be a verb, modifying a place with its label, is no purpose;
+        # nor is one before a place noun without an article that ends the phrase ("to repair bin.", "to wash station, then"):
+        # a purpose takes its object with an article or names a thing ("to label bottles")
+        ends = j >= end or self.t[j].kind == "punct" or self.t[j].low in CONJUNCTIONS or self._preposition(j, end) is not None
+        return not (np is not None and np.head is not None and np.head is not tok and self._names_place(np) and (np.labels or ends))
 
     def _compound_back(self, i: int, end: int) -> bool:
         """Is "back" at i the first word of a noun ("back glass", "back panel")? Only when a noun the vocabulary knows as
@@ -350,6 +358,21 @@ class Phrases:
         thing = self._object(np) if kind and kind.startswith("container:") else None
         return PlaceRef(np.text, place_key(kind, label, side, head.noun if head else None), kind, canon(label) if label else None, side,
                         np.coords, thing, color, self._content_words(np))
+
+    def _place_one(self, np: _NounPhrase, before: PlaceRef | None) -> PlaceRef | None:
+        """"… to the upper shelf, not the lower one", "… in the green bin, not the yellow one": "one" right after a place
+        stands for that place's noun, with its own side or colour — the same kind of place, told apart by them. None when
+        the words are no such "one" or say nothing that tells it apart ("the other one"), or when the place before has no
+        side or colour to contrast with."""
+        if before is None or before.kind is None or len(np.tokens) < 2 or np.tokens[-1].low != "one":
+            return None
+        words = [w for t in np.tokens[:-1] if t.low not in DETERMINERS for w in t.parts]
+        side = next((self.v.en_sides[w] for w in words if w in self.v.en_sides), None)
+        color = next((self.v.en_colors[w] for w in words if w in self.v.en_colors), None)
+        if not (side is not None and before.side is not None or color is not None and before.color is not None):
+            return None  # the contrast is on the designator the place has ("in bin 2 except the green one" is about things)
+        noun = before.words[-1] if before.words else None
+        return PlaceRef(np.text, place_key(before.kind, None, side, noun), before.kind, None, side, None, None, color, before.words)
 
     def _subject(self, i: int, end: int) -> list[ObjectRef | PlaceRef]:
         """"the red block at position A (and the nut)": the objects, and where they are (a prepositional phrase)."""

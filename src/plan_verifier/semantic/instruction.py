@@ -496,6 +496,9 @@ def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:
         operator = operator or PlaceRef("operator", "operator", "operator")
         origin = source or (location if location is not operator else None)
         return Task("handover", obj=obj, source=origin, destination=operator, **common)
+    if action == "place" and goal is None and location is None and source is None and obj is not None and not obj.pronoun and \
+            obj.noun in _TOOLS():
+        return Task("detach", obj=obj, **common)  # "use the screwdriver and put it back afterwards": the tool goes back on its stand
     if action in ("transfer", "place", "insert", "stack"):
         destination = goal
         if destination is None and location is not None and (source is not None or action != "transfer"):
@@ -580,7 +583,8 @@ def _merge_pick_and_put(pending: list[tuple[Task, str | None]]) -> list[tuple[Ta
             task = replace(task, obj=out[-1][0].obj)
         if task.obj is None and task.action == "detach":
             # "장착하고 ... 반납해", "... then put it back": the tool attached last
-            attached = next((t.obj for t, _ in reversed(out) if t.action == "attach" and t.obj is not None), None)
+            attached = next((t.obj for t, _ in reversed(out) if t.obj is not None and (t.action == "attach" or t.action == "pick" and
+                                                                                      t.obj.noun in _TOOLS())), None)  # ("grab the screwdriver")
             task = replace(task, obj=attached)
         out.append((task, order))
     return out

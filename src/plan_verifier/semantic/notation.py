@@ -35,16 +35,22 @@ def without_summary(text: str) -> str:
     return text[:m.start("summary")] + " " * (m.end("summary") - m.start("summary")) + text[m.end("summary"):]
 
 
+#: English words a heading names the request itself with ("Objective: relocate …", "Goal: cup to the rack"): no thing.
+_REQUEST_HEADINGS = frozenset({"task", "goal", "objective", "request", "job", "instruction", "instructions", "mission", "todo", "to do", "to-do"})
+
+
 def without_cell_heading(text: str) -> str:
     """"Weld cell: tack Pos_1, …", "조립 셀: 피더 부품 → 픽스처, …": a heading that names the whole workplace says where all
-    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written)."""
+    of it happens, no place of any task and no thing — blanked out (the offsets of the rest stay as written). So is an
+    English heading that only names the request ("Objective: transfer the hank …", "Goal: cup from tray 1 to the rack")."""
     from plan_verifier.semantic.vocabulary import vocabulary
 
     m = _HEADING.match(text)
     if m is None:
         return text
     head = m.group("head").strip().lower()
-    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell):
+    if not any(head == w or head.endswith(f" {w}") for w in vocabulary().constructions.whole_cell) and \
+            (head not in _REQUEST_HEADINGS or _SUMMARY.match(text)):  # (a summary before its steps: `without_summary`)
         return text
     return " " * m.end() + text[m.end():]
 
@@ -61,7 +67,9 @@ def _markers(text: str) -> list[re.Match]:
         number = re.match(r"\d+", m.group())
         if number is None:
             out.append(m)
-        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()):
+        elif int(number.group()) == expected and text.rfind("(", 0, m.start()) <= text.rfind(")", 0, m.start()) and \
+                not (expected == 1 and m.group().endswith(".") and re.search(r"[A-Za-z]\s*$", text[:m.start()])):
+            # ("→ dye pot 1. Then …": a first number with a full stop right after an English word is that place's label)
             out.append(m)
             expected += 1
     return out
@@ -85,7 +93,15 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
         if not item:
             continue
         offset = text.index(item, start)
-        item = _thing_first(item)
+        lead = _sentence_before_route(item)
+        if lead:
+            # "The gear set needs a scan first. Cart → scanner → designer.": the sentence before, then the route on its own
+            clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item[:lead]))
+            rest = item[lead:]
+            clauses.extend(replace(c, start=c.start + offset + lead, end=c.end + offset + lead)
+                           for c in notation_routes(rest, read_clauses) or read_clauses(rest))
+            continue
+        item = _comma_heading(_thing_first(_without_courtesy(item)))
         note = _NOTE.search(item)
         if note is not None and _ARROWS.search(item[:note.start()]) and not _SOURCE_AFTER.search(item) and not _WHERE_AFTER.search(item):
             item = item[:note.start()]  # "자물쇠: 바이스 → 카운터 접시 (손님이 알아서 가져감)": a note on the route, not its end
@@ -158,7 +174,10 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
                                    (("location", goals[0]),))]
                 continue
             if any(role in ("source", "goal") for role, _ in places):
-                clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None))
+                # "… → designer's tray, quickly": a manner word after the last stop says how it is carried
+                _, comma, tail = _ARROWS.split(item)[-1].rpartition(",")
+                clauses.append(Clause("transfer", "", offset, offset + len(item), things[:1], places, order="sequence" if clauses else None,
+                                      manner=_manner_tail(tail) if comma else ()))
                 continue
         clauses.extend(replace(c, start=c.start + offset, end=c.end + offset) for c in read_clauses(item))
     return tuple(clauses) or None
@@ -200,6 +219,11 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     last, comma, tail = parts[-1].partition(",")
     manner = _manner_tail(tail) if comma else ()
     thing = _named_thing(tail.strip(" .")) if comma and not manner and tail.strip(" .") and len(tail.split()) <= 3 else None
+    if thing is None and comma and not manner and 0 < len(tail.split()) <= 4 and not has_hangul(tail) and \
+            (end_stop := _stop(last.strip())) is not None and end_stop.kind == "operator":
+        # "Grinder → barista, the filter basket": after a person there is no part of a place to name — the words are the
+        # thing, even one named like a place
+        thing = next(iter(_headline_thing(f"{_OWNER.sub('', tail.strip(' .'))}:")), None)
     heading = ()
     if ":" in parts[0]:
         # "paperweight: annealer shelf 2 → polariscope → right tray": the heading names the thing, the stops follow it
@@ -218,17 +242,27 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
             return None
         thing, source = _named_thing(parts[0]), None  # "Can → camera → slot": the can, taken wherever it is
     stops = [_stop(p) for p in parts[1:]]
+    if thing is None and source is not None and len(parts) >= 3 and not comma and not has_hangul(item) and source.kind is not None and \
+            not source.kind.startswith("container:"):
+        thing = ObjectRef("", None, pronoun=True)  # "… the gear set … Cart → scanner → designer": the thing named before
     if thing is None or any(p is None for p in stops):
         return None
     end = offset + len(item)
     it = ObjectRef("", None, pronoun=True)
     out = [Clause("pick", "", offset, end, (thing,), (("source", source),) if source is not None else (), manner=manner)]
     for place in stops[:-1]:
-        if place.kind in _PUT_DOWN:  # "피더 → 지그 → 컨베이어": set down in the jig, then taken on
-            out.append(Clause("transfer", "", offset, end, (it,), (("goal", place),), order="sequence" if len(out) > 1 else None))
-        else:  # "Can → fill-level camera → …": shown on the way
-            out.append(Clause("inspect", "", offset, end, (it,), (("location", place),)))
+        out.append(stop_on_the_way(place, offset, end, "sequence" if len(out) > 1 else None))
     return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
+
+
+def stop_on_the_way(place: PlaceRef, start: int, end: int, order: str | None = None) -> Clause:
+    """A stop between where the thing is taken and where it goes ("Can → camera → slot", "through the washer", "past the
+    scanner"): set down there when it is a place things are set down in (a jig, a station: "피더 → 지그 → 컨베이어"), else
+    shown or held there on the way."""
+    it = ObjectRef("", None, pronoun=True)
+    if place.kind in _PUT_DOWN:
+        return Clause("transfer", "", start, end, (it,), (("goal", place),), order=order)
+    return Clause("inspect", "", start, end, (it,), (("location", place),))
 
 
 #: Words in brackets at the end of a route ("… → counter dish (the customer collects it)").
@@ -322,9 +356,55 @@ def _manner_tail(tail: str) -> tuple[tuple[str, str], ...]:
     from plan_verifier.semantic.vocabulary import vocabulary
 
     v = vocabulary()
-    words = tail.strip(" .!").lower()
+    said = _COURTESY_TAIL.sub("", tail).strip(" .!,")  # "…, quickly please": the courtesy adds nothing
+    words = said.lower()
     kind = v.en_manner.get(words) or v.ko_manner.get(words)
-    return ((kind, tail.strip(" .!")),) if kind else ()
+    return ((kind, said),) if kind else ()
+
+
+def _sentence_before_route(item: str) -> int:
+    """Where an English route written with arrows starts after a sentence of its own ("The gear set needs a scan before
+    the designer gets it. Cart → scanner → designer"): the offset of the route's sentence, 0 when the item starts with it."""
+    arrow = _ARROWS.search(item)
+    if arrow is None or has_hangul(item[:arrow.start()]):
+        return 0
+    ends = list(re.finditer(r"(?<=[A-Za-z0-9)])[.!?]\s+(?=[A-Z])", item[:arrow.start()]))
+    return ends[-1].end() if ends else 0
+
+
+#: Courtesy at the end of a route or after its manner word ("…, please", "… quickly please", "…, thanks!").
+_COURTESY_TAIL = re.compile(r"(?:,\s*|\s+|^)(?:please|pls|plz|thanks|thank you|cheers|ta)\s*[.!]*\s*$", re.I)
+
+
+def _without_courtesy(item: str) -> str:
+    """"Cart → scanner → designer, please.": the courtesy at the end of a route is no stop of it (blanked, so offsets
+    stay as written)."""
+    m = _COURTESY_TAIL.search(item)
+    if m is None or not _ARROWS.search(item[:m.start()]):
+        return item
+    return item[:m.start()] + " " * (len(item) - m.start())
+
+
+#: Determiners and an owner before a thing's name ("The customer's sample card"): who it is for, not what it is.
+_OWNER = re.compile(r"^\s*(?:(?:the|a|an|this|that|my|our|your|their|his|her)\s+)?(?:[A-Za-z]+['’]s\s+)?", re.I)
+
+
+def _comma_heading(item: str) -> str:
+    """"bracket print, printer 2 → designer's tray", "The customer's sample card, green bin → shop counter": a thing and
+    a comma before a route that starts with a place is the heading "thing: route" (the same length, so what is quoted
+    stays in place); the item unchanged otherwise."""
+    arrow = _ARROWS.search(item)
+    comma = item.find(",")
+    if arrow is None or comma < 0 or comma > arrow.start() or ":" in item[:arrow.start()]:
+        return item
+    lead = _OWNER.match(item[:comma])
+    thing = item[lead.end():comma] if lead else item[:comma]
+    start = _stop(item[comma + 1:arrow.start()].strip())
+    named = _stop(thing.strip()) if thing.strip() else None
+    if start is None or start.kind is None or start.kind.startswith("container:") or not thing.strip() or len(thing.split()) > 4 or \
+            named is not None and named.kind is not None and not named.kind.startswith("container:"):
+        return item  # (a thing is no place of a known kind: "bin 2, shelf 1 → …" are two places)
+    return " " * (len(item) - len(thing) - len(item[comma:])) + thing + ":" + item[comma + 1:]
 
 
 def _stop(part: str) -> PlaceRef | None:
