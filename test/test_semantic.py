@@ -396,6 +396,14 @@ def test_a_planners_summary_before_its_steps_and_a_tool_change() -> None:
     assert [t.action for t in read_instruction("Task: move the cube to bin 2.").tasks] == ["transfer"]
 
 
+def test_a_clause_that_rules_a_place_out_still_names_its_thing() -> None:
+    from plan_verifier.rules.sem.r_sem_007 import _nouns_asked
+
+    reading = read_instruction("Put the scarf on the green shelf, not the blue one.")
+    [clause] = [c for c in reading.clauses if c.excluded_places]
+    assert "scarf" in _nouns_asked(clause, reading.text)
+
+
 def test_an_english_generic_noun_in_korean_text_is_generic() -> None:
     # "part" in a Korean sentence is any part, as it is in an English one: nothing to compare with a cell's pick routine
     [task] = read_instruction("투입 컨베이어에서 part 집어서 지그에 올려").tasks

@@ -282,7 +282,7 @@ def _nouns_asked(clause, text: str) -> tuple[str, ...]:
     if not (clause.excluded or clause.excluded_places):
         return nouns
     ruled = [w for o in clause.excluded for w in (*o.words, *text_nouns(o.text or ""), o.noun) if w] + \
-        [w for _, place in clause.excluded_places for w in (*place.words, *text_nouns(place.text)) if w]
+        [w for place in clause.excluded_places for w in (*place.words, *text_nouns(place.text)) if w]
     return tuple(n for n in nouns if not overlaps((n,), tuple(ruled)))
 
 
