@@ -98,6 +98,10 @@ def _named(name: str, carried: tuple[str, ...]):
     # a hand-over point is where a person takes the thing: never a tray it is left on, whatever words they share
     ("Take the parcel to the dispatch hand-over point.", "Parcel_DispatchTray_Place", ("parcel",), OTHER_KIND),
     ("Take the parcel to the dispatch hand-over point.", "Parcel_DispatchHandover_Place", ("parcel",), SAME),
+    # an abbreviation beside a readable word says nothing either way, the readable word still differs
+    ("Move the lamp to the glaze station.", "Lamp_UvCureStation_Place", ("lamp",), OTHER_WORDS),
+    ("Move the lamp to the UV cure station.", "Lamp_UvCureStation_Place", ("lamp",), SAME),
+    ("Move the lamp to the glaze station.", "Lamp_UvStation_Place", ("lamp",), SAME),
     # a fume cupboard is the British fume hood, no cupboard of shelves
     ("Put the reagent bottle in the fume hood.", "ReagentBottle_FumeCupboard_Release", ("bottle",), SAME),
     ("시약병을 흄 후드에 넣어 줘.", "p_reagent_bottle_fume_cupboard_place", ("시약병",), SAME),

@@ -344,4 +344,6 @@ def _words_differ(want: PlaceRef, got: PlaceRef) -> bool:
     """Both say more than their kind, in comparable words, and nothing of it corresponds: the PET bin and the residual
     bin. Korean words with no English reading are never evidence of a difference."""
     a, b = free_words(want), free_words(got)
-    return _readable(a) and _readable(b) and not overlaps(a, b)
+    # (an abbreviation beside a readable word says nothing either way; the readable word still differs: the wash
+    # station and `UvCureStation`)
+    return any(_readable((w,)) for w in a) and any(_readable((w,)) for w in b) and not overlaps(a, b)
