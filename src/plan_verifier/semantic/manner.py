@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from plan_verifier.semantic.language import english_tokens
-from plan_verifier.semantic.vocabulary import vocabulary
+from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 #: Words before an English manner word that take it back ("not too fast", "no need to hurry", "don't rush").
 _EN_TAKEN_BACK = frozenset({"not", "n't", "no", "never", "don't", "dont", "without", "too", "need", "needn't"})
@@ -31,7 +31,7 @@ def manner_said(text: str, language: str) -> tuple[tuple[str, str], ...]:
     return found[:1] if len(kinds) == 1 else ()
 
 
-def _english(text: str, v) -> tuple[tuple[str, str], ...]:
+def _english(text: str, v: Vocabulary) -> tuple[tuple[str, str], ...]:
     tokens = english_tokens(text)
     lows = [t.low for t in tokens]
     out = []
@@ -47,7 +47,7 @@ def _english(text: str, v) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _korean(text: str, v) -> tuple[tuple[str, str], ...]:
+def _korean(text: str, v: Vocabulary) -> tuple[tuple[str, str], ...]:
     out = []
     for adverb, kind in v.ko_manner_adverbs.items():
         for m in re.finditer(re.escape(adverb), text):
