@@ -488,6 +488,12 @@ class _Reader:
         """A place phrase whose first words, written apart, are no place and whose last are: the speaker dropped 을/를
         ("플라스틱부품 2번빈에", "빨간 거 A에서")."""
         morphs = phrase.morphs
+        for k in range(1, len(morphs)):  # "용접기 | 제자리에 갖다 놔": the thing, then where it belongs
+            if morphs[k - 1].end < morphs[k].start and \
+                    " ".join(self.text[morphs[k].start:morphs[-1].end].split()) in self.v.constructions.ko_back_where:
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                if not self._is_place(before) and not self.cur.objects:
+                    return before, _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
         for k in range(1, len(morphs) - 1):  # "핀 키 | 아래쪽 핀 서랍", "rosin cake | 오른쪽 felt mat": a side opens the place
             if morphs[k - 1].end < morphs[k].start and (morphs[k].form in self.v.ko_sides or morphs[k].form in self.v.ko_colors):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
