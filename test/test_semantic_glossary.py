@@ -7,6 +7,7 @@ from importlib import resources
 
 import pytest
 
+from plan_verifier.semantic.loanwords import borrowed
 from plan_verifier.semantic.matching import overlaps, same_word
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -59,3 +60,10 @@ def test_other_words_stay_apart():
     assert not same_word("사진첩", "photo")  # a modifier of the translation is not the thing
     assert not same_word("안경", "glass")  # glasses (spectacles), not a drinking glass
     assert not overlaps(("사진첩",), ("photo", "frame"))
+
+
+def test_a_glossed_noun_takes_the_class_of_its_translation():
+    v = vocabulary()
+    assert borrowed("봉지", v) == ("bag", None)
+    assert borrowed("맥주잔", v) == (None, None)  # beer glass or mug: two classes, none chosen
+    assert borrowed("창고", v) == (None, None)  # places keep their own reading
