@@ -84,9 +84,15 @@ def _collapse(s: str) -> str:
 
 def borrowed(word: str, v: "Vocabulary") -> tuple[str | None, str | None]:
     """A Hangul noun the vocabulary lacks, read as the English noun it transliterates: its object class and its place
-    class ("바이알": bottle, None; "바스켓": None, bin); (None, None) when no English noun fits it alone."""
+    class ("바이알": bottle, None; "바스켓": None, bin); (None, None) when no English noun fits it alone. A native noun
+    of the lexicon's `glossary` is read by its translations instead ("봉지": bag)."""
     if word in v.ko_qualifiers or word in v.ko_colors or word in v.ko_materials or word in v.ko_sides:
         return None, None  # a word the vocabulary reads already ("파손": damaged, not "person")
+    glossed = {v.en_objects.get(e) for e in v.glossary.get(word, ())} - {None}
+    if glossed:
+        # a native noun the glossary translates by object nouns of one class ("봉지": bag, pouch): that class; of
+        # several classes, none (a place it names is read by its own words, not by a translation)
+        return (glossed.pop() if len(glossed) == 1 else None), None
     english = _match(word, v.english_nouns)
     if english is None:
         return None, None

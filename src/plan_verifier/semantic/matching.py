@@ -11,8 +11,9 @@ tray" for `SinterTray`, "module fixture" for `modfix`. Words are compared by
   letter shared and the rest in order ("tbl" table, "stn" station, "frdg" fridge);
 * compounds: one word written as the start of two or three words of the other
   side ("modfix" = module fixture, "checkweigher" = check weigher);
-* Hangul: the vocabulary's translation (`places`/`objects` classes), a
-  transliteration of the English word (`loanwords.py`: 크라운 and crown), or one
+* Hangul: the lexicon's `glossary` (찻잔 and teacup, 사진첩 and "photo album"
+  as a run of words, 찻 잔 written in two), the vocabulary's translation
+  (`places`/`objects` classes), a transliteration of the English word (`loanwords.py`: 크라운 and crown), or one
   Korean word containing the other (소결로 트레이 and 트레이);
 * the lexicon's `qualifiers`: words operators use for one another on the shop
   floor (outfeed/output, reject/NG/scrap).
@@ -101,9 +102,25 @@ def is_english(word: str) -> bool:
     return bool(getAllLemmas(word))
 
 
+def translation(korean: str) -> frozenset[str]:
+    """The English words the glossary gives a Korean noun ("찻잔": teacup, tea cup, cup); empty when it has none. Only
+    the noun itself: a compound is not read by the glossary noun it ends with ("찻주전자 반죽대" has a teapot in a
+    place's name, and reading it let the teapot's poses name that place)."""
+    return vocabulary().glossary.get(korean, frozenset())
+
+
+def _glossed(korean: str, english: str) -> bool:
+    """Does the glossary translate the Korean noun by the English word (as written, or its lemma: "books")?"""
+    forms = translation(korean)
+    return bool(forms) and (english in forms or _lemma(english) in forms)
+
+
 def _translates(korean: str, english: str) -> bool:
-    """A Korean word and an English one: the same class in the vocabulary, or a transliteration of it."""
+    """A Korean word and an English one: a translation in the glossary, the same class in the vocabulary, or a
+    transliteration of it."""
     v = vocabulary()
+    if _glossed(korean, english.lower()):
+        return True
     english = _lemma(english.lower())
     for table_ko, table_en in ((v.ko_places, v.en_places), (v.ko_objects, v.en_objects), (v.ko_materials, v.en_materials),
                                (v.ko_colors, v.en_colors)):
@@ -145,13 +162,39 @@ def transliterates(korean: str, english: str) -> bool:
 
 def overlaps(left: Sequence[str], right: Sequence[str]) -> bool:
     """Does any word of one side correspond to a word (or a run of words, as a compound) of the other?"""
-    return any(same_word(a, b) for a in left for b in right) or _compound(left, right) or _compound(right, left)
+    left, right = _joined(left), _joined(right)
+    return any(same_word(a, b) for a in left for b in right) or _compound(left, right) or _compound(right, left) or \
+        _translated_run(left, right) or _translated_run(right, left)
 
 
 def matched(words: Sequence[str], other: Sequence[str]) -> tuple[str, ...]:
     """The words of `words` that correspond to some word of `other` (as a compound too)."""
-    out = [w for w in words if any(same_word(w, o) for o in other) or _spells(w, other)]
+    other = _joined(other)
+    out = [w for w in words if any(same_word(w, o) for o in other) or _spells(w, other) or _translated_run((w,), other)]
     return tuple(out)
+
+
+def _joined(words: Sequence[str]) -> Sequence[str]:
+    """The words, and two Hangul words in a row that the glossary knows written as one ("찻 잔": 찻잔)."""
+    if len(words) < 2 or not any(has_hangul(w) for w in words):
+        return words
+    glossary = vocabulary().glossary
+    extra = [a + b for a, b in zip(words, words[1:]) if has_hangul(a) and has_hangul(b) and a + b in glossary]
+    return (*words, *extra) if extra else words
+
+
+def _translated_run(korean: Sequence[str], english: Sequence[str]) -> bool:
+    """Is a Korean word's two- or three-word translation a run of the other side's words ("도마" and `CuttingBoard`:
+    cutting board)?"""
+    if len(english) < 2:
+        return False
+    glossed = [forms for w in korean if has_hangul(w) and (forms := translation(w))]
+    if not glossed:
+        return False
+    words = [_lemma(w.lower()) for w in english]
+    runs = {" ".join(words[k:k + n]) for n in (2, 3) for k in range(len(words) - n + 1)} | \
+        {" ".join(w.lower() for w in english[k:k + n]) for n in (2, 3) for k in range(len(english) - n + 1)}
+    return any(forms & runs for forms in glossed)
 
 
 def _compound(left: Sequence[str], right: Sequence[str]) -> bool:

@@ -67,6 +67,9 @@ class Vocabulary:
     qualifier_pairs: frozenset[frozenset[str]]  # free words that stand for one another ("outfeed", "output")
     ko_qualifiers: frozenset[str]  # Korean words of those groups (투입, 불량): they describe a place or a thing, never name one
     constructions: "Constructions"
+    #: the lexicon's `glossary`: a Korean noun (spaces removed) -> its English translations, each as written ("photo
+    #: album") and joined ("photoalbum"); compared by `matching.translation`
+    glossary: Mapping[str, frozenset[str]]
 
     def materials_fit(self, a: str | None, b: str | None) -> bool:
         """Could one thing be described by both materials? (the same, one unsaid, or one a kind of the other)"""
@@ -158,6 +161,15 @@ def _longest_first(words: list) -> tuple[str, ...]:
     return tuple(sorted((str(w).lower() for w in words), key=lambda w: -len(w)))
 
 
+def _glossary(section: Mapping[str, list]) -> dict[str, frozenset[str]]:
+    """Korean noun -> English translations, every two-word one also written as one word ("tea cup", "teacup")."""
+    out: dict[str, frozenset[str]] = {}
+    for korean, english in section.items():
+        forms = {" ".join(str(e).lower().split()) for e in english}
+        out["".join(str(korean).split())] = frozenset(forms | {f.replace(" ", "").replace("-", "") for f in forms})
+    return out
+
+
 def _pairs(groups: list[list[str]]) -> frozenset[frozenset[str]]:
     return frozenset(frozenset((a, b)) for group in groups for a in group for b in group if a != b)
 
@@ -225,6 +237,7 @@ def vocabulary() -> Vocabulary:
         qualifier_pairs=_pairs([[str(w).lower() for w in group] for group in data["qualifiers"]]),
         ko_qualifiers=frozenset(str(w) for group in data["qualifiers"] for w in group if not str(w).isascii()),
         constructions=_constructions(data["constructions"]),
+        glossary=_glossary(data.get("glossary") or {}),
         place_classes=frozenset(data["places"]),
         handover_places=words("handover_places", "en") | words("handover_places", "ko"),
         qualifier_group={str(w).lower(): str(group[0]).lower() for group in data["qualifiers"] for w in group},
