@@ -676,7 +676,7 @@ def _excluded(excluded: Sequence[ObjectRef], transfers: Sequence[Transfer], aske
                 named = [n for n in t.objects if n.obj is not None and n.known]
                 hit = named[0] if named and not any(same_object(a, n.obj) and _colour_fits(a, n.obj) for a in asked for n in named) else None
             else:
-                hit = next((n for n in t.objects if n.obj is not None and _is_excluded(x, n.obj)), None)
+                hit = next((n for n in t.objects if n.obj is not None and _is_excluded(x, n.obj, _said_with(n, t))), None)
             if hit is not None:
                 yield Excluded(x, t, hit)
                 break
@@ -698,9 +698,16 @@ def _told_apart(x: ObjectRef, asked: Sequence[ObjectRef]) -> bool:
     for a in asked:
         if a.noun is None or x.noun is None or not same_object(x, a):
             continue
+        if _modifiers(x) and not overlaps(_modifiers(x), a.words):
+            continue  # "시든 모종만 …, 토마토 모종은 그대로 둬": the tomato one, by a word of its own
         if all(getattr(x, attr) is None or getattr(x, attr) == getattr(a, attr) for attr in ("color", "material", "size", "ordinal")):
             return False
     return True
+
+
+def _modifiers(x: ObjectRef) -> tuple[str, ...]:
+    """The words before the thing's own noun ("tomato" of "the tomato seedling")."""
+    return tuple(w for w in x.words[:-1] if not same_word(w, x.words[-1]))
 
 
 def _everything_else(x: ObjectRef) -> bool:
@@ -711,14 +718,22 @@ def _colour_fits(want: ObjectRef, got: ObjectRef) -> bool:
     return want.color is None or got.color is None or want.color == got.color
 
 
-def _is_excluded(x: ObjectRef, got: ObjectRef) -> bool:
-    """Positive evidence only: "not the blue cube" is hit by a transfer named blue cube, not by one named cube."""
+def _said_with(named: Named, t: Transfer) -> tuple[str, ...]:
+    """Every word the same name or comment gives the things at this transfer (`TomatoSeedling`: tomato, seedling)."""
+    return tuple(w for n in t.objects if n.quote == named.quote and n.obj is not None for w in (n.obj.noun, *n.obj.words) if w)
+
+
+def _is_excluded(x: ObjectRef, got: ObjectRef, said: tuple[str, ...] = ()) -> bool:
+    """Positive evidence only: "not the blue cube" is hit by a transfer named blue cube, not by one named cube; "leave the
+    tomato seedling" by one whose name says tomato too (`said`: the words its name gives), not by `WiltedSeedling`."""
     if x.color is not None and got.color != x.color:
         return False
     if x.material is not None and (got.material is None or not vocabulary().materials_fit(x.material, got.material)):
         return False  # "강철 블랭크는 놔두고": an aluminium blank is not the one to leave
     if x.generic or x.noun is None:
         return x.color is not None
+    if _modifiers(x) and not overlaps(_modifiers(x), (*got.words, *said)):
+        return False
     return same_object(x, got)
 
 
