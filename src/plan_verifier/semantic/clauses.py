@@ -87,3 +87,18 @@ class Clause:
     #: Objects a sentence without a request names ("Sourdough's done.", "Weigh one carton:"): what a following "it" or a
     #: route without its object ("oven tray to the cooling trolley") is about.
     mentions: tuple[ObjectRef, ...] = ()
+
+
+#: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
+PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
+                      "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
+
+
+def stop_on_the_way(place: PlaceRef, start: int, end: int, order: str | None = None) -> Clause:
+    """A stop between where the thing is taken and where it goes ("Can → camera → slot", "through the washer", "past the
+    scanner"): set down there when it is a place things are set down in (a jig, a station: "피더 → 지그 → 컨베이어"), else
+    shown or held there on the way."""
+    it = ObjectRef("", None, pronoun=True)
+    if place.kind in PUT_DOWN:
+        return Clause("transfer", "", start, end, (it,), (("goal", place),), order=order)
+    return Clause("inspect", "", start, end, (it,), (("location", place),))

@@ -26,7 +26,7 @@ import re
 
 from dataclasses import dataclass, field, replace
 
-from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, ObjectRef, PlaceRef, stop_on_the_way
 from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEPT, SUBJECTS, SUBORDINATORS, Phrases, is_adjective, is_noun, is_past,
                                                     is_verb, participle, verb_forms)
 from plan_verifier.semantic.language import Token, verb_lemma
@@ -702,7 +702,6 @@ def by_way_of(clause: Clause, passed_by: list[PlaceRef], carried_on: bool = Fals
     arrows through a stop is read); the clause alone when it passes nowhere, rules the way out, or says no goal — unless
     the next part of the sentence says where it goes on to (`carried_on`: "Vase off printer 3, through the wash station,
     then into the UV station")."""
-    from plan_verifier.semantic.notation import stop_on_the_way
 
     goals = [(role, p) for role, p in clause.places if role == "goal"]
     if not passed_by or clause.negated or clause.action not in CARRYING or not (goals or carried_on) or \

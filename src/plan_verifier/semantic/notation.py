@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from plan_verifier.semantic.clauses import CARRYING, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import CARRYING, Clause, ObjectRef, PlaceRef, stop_on_the_way
 from plan_verifier.semantic.language import has_hangul
 
 
@@ -183,9 +183,6 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
     return tuple(clauses) or None
 
 
-#: Kinds of place a thing is set down in or on, not only shown to: a stop of this kind in a route is a transfer.
-_PUT_DOWN = frozenset({"fixture", "table", "tray", "bin", "shelf", "pallet", "conveyor", "cart", "slot", "drawer", "station", "machine",
-                       "press", "oven", "fridge", "bath", "scale", "mold", "dryer", "centrifuge", "incubator", "autoclave", "feeder"})
 #: Kinds of place a thing is held at, not set down in (a scanner, a tester): a route that ends there is a visit.
 _HELD_AT = frozenset({"reader", "tester"})
 _ARROWS = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
@@ -253,16 +250,6 @@ def _chain(item: str, offset: int) -> list[Clause] | None:
     for place in stops[:-1]:
         out.append(stop_on_the_way(place, offset, end, "sequence" if len(out) > 1 else None))
     return out + [Clause("transfer", "", offset, end, (it,), (("goal", stops[-1]),), order="sequence" if len(out) > 1 else None)]
-
-
-def stop_on_the_way(place: PlaceRef, start: int, end: int, order: str | None = None) -> Clause:
-    """A stop between where the thing is taken and where it goes ("Can → camera → slot", "through the washer", "past the
-    scanner"): set down there when it is a place things are set down in (a jig, a station: "피더 → 지그 → 컨베이어"), else
-    shown or held there on the way."""
-    it = ObjectRef("", None, pronoun=True)
-    if place.kind in _PUT_DOWN:
-        return Clause("transfer", "", start, end, (it,), (("goal", place),), order=order)
-    return Clause("inspect", "", start, end, (it,), (("location", place),))
 
 
 #: Words in brackets at the end of a route ("… → counter dish (the customer collects it)").
