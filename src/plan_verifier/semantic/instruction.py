@@ -214,7 +214,7 @@ def assemble(text: str, language: str, clauses: tuple[Clause, ...]) -> Instructi
                 obj = last_object
             elif obj is None and topic is not None and clause.action in CARRYING:
                 obj = topic  # "케이스는 왼쪽 매트에 있는데 작업자에게 전달해": the thing just located is what the request carries
-            task = _task(clause, obj)
+            task = _task(*_emptied(clause, obj))
             if task is None:
                 if obj is None and not clause.places and clause.action in ("move_to", "transfer") or _holds(clause):
                     global_manner.extend(clause.manner)  # "천천히 이동해서 ...", "hold it tightly": how, not where
@@ -454,6 +454,27 @@ def _back_to_origin(task: Task) -> Task:
         return replace(task, destination=PlaceRef(said, "position", "position"))
     back = replace(task.source, text=f"{said} ({task.source.text})") if task.source is not None else None
     return replace(task, destination=back)
+
+
+def _emptied(clause: Clause, obj: ObjectRef | None) -> tuple[Clause, ObjectRef | None]:
+    """"Unload the fixture onto the conveyor", "clear the vise": a verb of emptying whose object is a place takes
+    whatever is there — the place becomes the clause's source, the thing any thing."""
+    place = _empties_place(clause, obj)
+    if place is None:
+        return clause, obj
+    return replace(clause, places=clause.places + (("source", place),)), ObjectRef(obj.text, None, generic=True)
+
+
+def _empties_place(clause: Clause, obj: ObjectRef | None) -> PlaceRef | None:
+    from plan_verifier.semantic.english import place_phrase
+    from plan_verifier.semantic.vocabulary import vocabulary
+
+    v = vocabulary()
+    if obj is None or obj.pronoun or obj.noun is None or obj.noun in v.object_classes or has_hangul(clause.verb) or \
+            clause.verb.lower() not in v.constructions.empties or any(role == "source" for role, _ in clause.places):
+        return None
+    place = place_phrase(obj.text)
+    return place if place is not None and place.kind is not None and not place.kind.startswith("container:") else None
 
 
 def _task(clause: Clause, obj: ObjectRef | None) -> Task | None:

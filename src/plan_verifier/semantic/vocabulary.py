@@ -128,6 +128,7 @@ class Constructions:
     ko_keep_empty: frozenset[str]  # 비우 (+ 두/놓): a place kept empty, where nothing may be put
     whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
     tool_change: frozenset[str]  # "swap", "change": with two tools, a tool change
+    empties: frozenset[str]  # "unload", "clear": the verb's place is where the thing comes from
     tools: frozenset[str]  # object classes that are the robot's tools (welder, camera …)
     mount_points: frozenset[str]  # "flange", "플랜지": the robot's tool mount (a tool put there is mounted)
     corrections: tuple[str, ...]  # "actually", "I mean", "아니": a speaker takes back what was just said (longest first)
@@ -150,7 +151,7 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
         ko_keep_empty=frozenset(str(w) for w in data["keep_empty"]["ko"]),
         whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())),
-        tool_change=en("tool_change"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
+        tool_change=en("tool_change"), empties=en("empties"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),
         mount_points=en("mount_points") | frozenset(str(w) for w in data["mount_points"].get("ko", ())),
         corrections=_longest_first(data["corrections"]["en"]), weak_corrections=frozenset(str(w) for w in data["corrections"]["weak"]),
         fillers=frozenset(str(w) for w in data["corrections"]["fillers"]),
