@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 
+from plan_verifier.semantic.english_phrases import NEGATORS
 from plan_verifier.semantic.language import english_tokens
 from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
-#: Words before an English manner word that take it back ("not too fast", "no need to hurry", "don't rush").
-_EN_TAKEN_BACK = frozenset({"not", "n't", "no", "never", "don't", "dont", "without", "too", "need", "needn't"})
+#: Words before an English manner word that take it back: the reader's negators, and "not too fast", "no need to hurry".
+_EN_TAKEN_BACK = NEGATORS | {"too", "need", "needn't"}
 #: Words after a bare adjective of manner that close its clause ("…, slow.", "fast please").
 _EN_CLAUSE_END = frozenset({"please", "pls", "thanks", "now", "today"})
 #: What after a Korean manner word negates it or makes it a permission ("빨리 하지 마", "빨리 해도 괜찮아요", "천천히 할
