@@ -30,9 +30,9 @@ class RSem002(SemanticRule):
       A TDL program that carries the object faster than it moves with the
       gripper empty (and above 100 mm/s) does not slow down for it either (0.75);
       nor does one that carries the only object of the instruction no slower.
-    * Manner "quickly", "빨리": a TDL program that carries the object at a crawl
-      (at most 100 mm/s) while it moves faster empty slows down for it instead
-      (0.75); a program slow throughout gives nothing to compare with.
+    * Manner "quickly", "빨리": a program that never carries the object faster
+      than a crawl (100 mm/s) does not hurry, however it moves empty (0.75);
+      between a crawl and a brisk move the word is too vague to judge.
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
@@ -101,9 +101,11 @@ class RSem002(SemanticRule):
                 continue
             c = pair.destination
             what = pair.task.obj.describe() if pair.task.obj else "object"
-            if _handover_pose(pair.transfer.release):
-                continue  # released at what the program names a hand-over pose ("카운터 전달 위치"): that is the hand-over
-            sure = confidence(c, corroborated(pair, "destination"))
+            release = pair.transfer.release
+            tdl = g.activity.format == "tdl"
+            if tdl and _waits_for_a_hand(ctx.plan, release.step.index):
+                continue  # held out until someone takes it: that is the hand-over, wherever it is (R-SEM-003 judges where)
+            sure = None if _handover_pose(release) else confidence(c, corroborated(pair, "destination"))
             if sure is not None:
                 judged = True
                 yield self.judged(f"Action mismatch: the instruction asks to hand the {what} to the operator "
@@ -111,9 +113,19 @@ class RSem002(SemanticRule):
                                   f"{c.found.place.text if c.found and c.found.place else 'another place'} ({quote(c.found)})",
                                   sure, step=c.found.step if c.found else None, span=c.found.span if c.found else None,
                                   suggestion="Release the object at the hand-over pose", expected="hand-over", found=c.found.quote if c.found else None)
-            elif not agrees(c):
+            elif tdl and not _waits_for_a_hand(ctx.plan, release.step.index, timed=True):
+                # the gripper opens as soon as it arrives, whether or not a hand is there: the thing is dropped, not handed
+                # over (a TDL program's gripper timeline says so; a JSON plan's hand-over routine waits by itself)
+                judged = True
+                yield self.judged(f"Action mismatch: the instruction asks to hand the {what} to the operator "
+                                  f"({said(reading.text[pair.task.start:pair.task.end])}), but the plan opens the gripper "
+                                  f"at step {release.step.index} without waiting for anyone to take it", 0.8,
+                                  step=release.step.index, span=release.step.span,
+                                  suggestion="Wait for the operator's confirmation (WaitForDigitalInput) before opening the gripper",
+                                  expected="hand-over", found="release without waiting")
+            elif not _handover_pose(release) and not agrees(c):
                 unverified.append(f"the hand-over of the {what}: the plan does not name where it releases it (step "
-                                  f"{pair.transfer.release.step.index})")
+                                  f"{release.step.index})")
         handing = any(t.action == "handover" for t in reading.tasks)
         for pair in g.pairs:
             t = pair.transfer
@@ -169,21 +181,22 @@ class RSem002(SemanticRule):
                 return
 
     def _slower_loaded(self, g):
-        """"Quickly", "빨리" and a program that carries the object at a crawl (at most 100 mm/s all the way) while it moves
-        faster with the gripper empty: it slows down for the object instead of hurrying (0.75). A program slow
-        throughout says nothing about the object: the rule needs the faster empty moves to compare with."""
-        loaded, empty = _carrying_speeds(g, "fast")
-        if not empty:
-            return
-        fastest_empty = max(empty)
+        """"Quickly", "빨리" and a program that never carries the object faster than a crawl (100 mm/s): it does not hurry,
+        whatever it does with the gripper empty (0.75). Between a crawl and a brisk move the word is too vague to judge
+        (250 mm/s answers "quickly" for some writers and "gently" for others). A TDL program's gripper timeline says
+        which moves carry; a JSON plan's moves are all counted. Joint moves (deg/s) say nothing about the tool's speed."""
+        loaded, _ = _carrying_speeds(g, "fast")
+        if g.activity.format != "tdl":
+            words = [w for k, w in tuple(g.instruction.manner) + tuple(m for p in g.pairs for m in p.task.manner) if k == "fast"]
+            loaded = [(words[0], list(g.activity.speeds))] if words and g.activity.speeds else []
         for word, inside in loaded:
             step, v = max(inside, key=lambda sv: sv[1])
-            if v <= _CRAWL_MM_S < fastest_empty:
+            if v <= _CRAWL_MM_S:
                 yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
-                                  f"the plan carries it at a crawl, slower than it moves with the gripper empty (up to "
-                                  f"{fmt_number(fastest_empty)} mm/s)", 0.75, step=step.index, span=step.arg_span(_param(step)),
-                                  suggestion=f"Carry the object at the speed of the empty moves ({fmt_number(fastest_empty)} mm/s)",
-                                  manner=word, velocity=v, limit=fastest_empty)
+                                  f"the plan carries it at a crawl, never faster than {fmt_number(_CRAWL_MM_S)} mm/s", 0.75,
+                                  step=step.index, span=step.arg_span(_param(step)),
+                                  suggestion=f"Carry the object faster than {fmt_number(_CRAWL_MM_S)} mm/s",
+                                  manner=word, velocity=v, limit=_CRAWL_MM_S)
                 return
 
     def _speed(self, manner, speeds):
@@ -242,13 +255,14 @@ def _handover_pose(spot) -> bool:
     return False
 
 
-def _waits_for_a_hand(plan, release: int) -> bool:
+def _waits_for_a_hand(plan, release: int, *, timed: bool = False) -> bool:
     """Does the program wait for an input (the operator's button, a hand sensor) between its last move and opening the
-    gripper at step `release`? That is a hand-over: the thing is held out until someone takes it."""
+    gripper at step `release`? That is a hand-over: the thing is held out until someone takes it. With `timed`, a pause
+    (`Delay` — "wait for the operator to take it") counts too: a hand-over on a timer, not a drop on arrival."""
     for step in reversed([s for s in plan.steps if s.index < release]):
         if step.is_motion:
             return False
-        if step.command == "WaitForDigitalInput":
+        if step.command == "WaitForDigitalInput" or timed and step.command == "Delay":
             return True
     return False
 
