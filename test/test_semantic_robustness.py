@@ -320,11 +320,14 @@ def test_the_scene_programs_are_clean_at_standard(style) -> None:
 
 
 @pytest.mark.parametrize("text", ["Put the red cube into bin 3 quickly", "빨간 큐브를 3번 통에 빨리 넣어"])
-def test_quickly_is_read_but_a_slower_program_is_not_wrong(text) -> None:
+def test_quickly_is_read_and_only_a_crawl_contradicts_it(text) -> None:
+    """Between a crawl and a brisk move "quickly" is too vague to judge (250 mm/s answers it for some writers); a carry
+    never faster than 100 mm/s does not hurry."""
     from plan_verifier.semantic.instruction import read_instruction
 
     assert [k for k, _ in read_instruction(text).manner] == ["fast"]
-    assert not _critical(program(RED_BIN3, "define_named", speed=60), text)
+    assert not _critical(program(RED_BIN3, "define_named", speed=250), text)
+    assert "R-SEM-002" in _critical(program(RED_BIN3, "define_named", speed=60), text)
 
 
 # --------------------------------------------------------------------------- what the colleague listed as not compared
