@@ -792,7 +792,8 @@ class _Reader:
                 negated = True  # "B급 카트로 보내면 안 돼요": it must not go there
                 j += 3
                 continue
-            if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and m[j + 1].tag == "VX":
+            if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and (
+                    m[j + 1].tag == "VX" or self._benefactive(x, m[j + 1], action)):
                 aux = m[j + 1].form
                 if aux == "있":
                     action = None  # "물이 들어 있으니까": a state
@@ -908,6 +909,13 @@ class _Reader:
             return j
         self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
         return j
+
+    def _benefactive(self, connective: Morph, give: Morph, action: str | None) -> bool:
+        """"B로 가져와줘": Kiwi may tag the 주 of -어 주다 as a verb of its own (give), but after a carrying verb whose clause
+        already says where the thing goes, it only asks the favour — no hand-over to the speaker. Without a goal ("가져와줘")
+        the giving stays a verb."""
+        return give.form == "주" and give.tag == "VV" and connective.form in ("어", "아") and \
+            action in _CARRIES and action != "handover" and any(role == "goal" for role, _ in self.cur.places)
 
     def _action_noun(self) -> str | None:
         """The action a light verb's object names ("가접", "inspect"), taken out of the objects; None when it names none."""
