@@ -507,6 +507,13 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 if self._is_place(after) and not self._is_place(before) and not self._object_follows(after.morphs[-1]):
                     return before, after
+        for k in range(1, len(morphs)):  # "tennis racket | 스트링 머신": where the words switch language, whole words on each side
+            if morphs[k - 1].end < morphs[k].start and morphs[k - 1].tag == "SL" and has_hangul(morphs[k].form):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._switches(before, after):
+                    return before, after
+                break
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
