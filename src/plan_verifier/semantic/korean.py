@@ -641,7 +641,7 @@ class _Reader:
         obj = self._object(_head(before))
         attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
             any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
-        known = obj.noun is not None and obj.noun in self.v.object_classes or \
+        known = obj.noun is not None and obj.noun in self.v.object_classes and not self._guessed(before) or \
             obj.noun in self.v.measures and self.v.measured(obj.words) in self.v.object_classes  # "와셔 세트": washers
         if self._counted(before):
             return True  # "sourdough 하나 label camera에": a counted thing, then the place
@@ -657,6 +657,16 @@ class _Reader:
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _guessed(self, phrase: _Phrase) -> bool:
+        """Is the phrase's last word a Hangul loanword the vocabulary only guesses ("스트링" as string)? A guess is too weak to
+        cut a place's name in two: "스트링 머신" is the stringing machine, not a string on a machine."""
+        words = self._words(phrase)
+        if not words:
+            return False
+        last = words[-1][0]
+        return has_hangul(last) and last not in self.v.ko_objects and last not in self.v.glossary and not any(
+            last[k:] in self.v.ko_objects or last[k:] in self.v.glossary for k in range(1, len(last))) and bool(borrowed(last, self.v)[0])
 
     def _unknown_thing_before(self, before: _Phrase, after: _Phrase, labelled: bool) -> bool:
         """"반죽 그릇 2번 선반에서 …로 옮겨", "메리노 타래 두 번째 냄비에서 …": a place that is a complete name by itself (a number
