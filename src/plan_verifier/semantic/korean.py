@@ -99,6 +99,9 @@ class _Clause:
     negated: bool = False
     swapped: bool = False  # "서로 바꿔": two things exchange places
     located: bool = False  # "A에 있는 X": the clause's source is said by a relative clause of where the thing is
+    #: Where a heading sends the things it counts ("김치 통 두 개 저온 랙으로: …"): each "A 거" after it goes there too,
+    #: unless it names a place of its own.
+    inherited: list[tuple[str, PlaceRef]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
@@ -120,6 +123,9 @@ class _Reader:
         #: Gapped parts of the clause being read: "X는 A에, Y는 B에 넣어" — each part shares the verb at the end.
         self.segments: list[tuple[_Clause, int]] = []
         self.items = 0  # list markers seen ("1)", "2)"): each item after the first comes after the one before
+        #: A heading's counted thing and where it goes ("느타리 트레이 두 개: 선반 1 거는 …"): the thing each "A 거" after it is
+        #: (its count kept: the things are as many as the heading says).
+        self.heading: tuple[ObjectRef, list[tuple[str, PlaceRef]]] | None = None
 
     def read(self) -> list[Clause]:
         m, n = self.m, len(self.m)
@@ -140,6 +146,14 @@ class _Reader:
                 # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …"; one after a request
                 # that has ended starts the next sentence: "…에 꽂아줘 — 1번 트레이 말고 …")
                 self._flush(None, "", mo.start)
+                i += 1
+                continue
+            if mo.form == ":" and self._heads_the_ones_at(i):
+                # "느타리 트레이 두 개: 선반 1 거는 초록 상자에, 선반 2 거는 …": the heading counts the things, each "A 거"
+                # after it is one of them — the one at A
+                thing = self.cur.objects[0]
+                self.heading = (thing, [(role, p) for role, p in self.cur.places if role == "goal"])
+                self.cur = _Clause()
                 i += 1
                 continue
             if mo.form == ":" and self._counts_tasks(i):
@@ -257,6 +271,29 @@ class _Reader:
         words = [x for x in self.m[:i] if self.cur.start is not None and x.start >= self.cur.start]
         return len(words) >= 2 and any(x.form in self.v.numbers for x in words) and \
             all(x.form in self.v.numbers or x.tag == "NNB" or x.form in _TASK_NOUNS or x.form in self.v.ko_generic for x in words)
+
+    def _heads_the_ones_at(self, i: int) -> bool:
+        """Is the part before the colon at i a heading that counts things ("느타리 트레이 두 개", "김치 통 두 개 저온 랙으로": one
+        counted thing, perhaps where they go), and does "A 거" (the one at A) follow?"""
+        cur = self.cur
+        if len(cur.objects) != 1 or cur.topics or cur.excluded or cur.objects[0].count not in (None, 2, 3, 4, 5) or \
+                cur.objects[0].noun is None or cur.objects[0].generic or any(role != "goal" for role, _ in cur.places):
+            return False
+        ones = sum(x.form in ("거", "것") and x.tag == "NNB" and k > i + 1 and self.m[k - 1].tag in ("NNG", "NNP", "NNB", "SN", "SL")
+                   and self.m[k - 1].end < x.start for k, x in enumerate(self.m[i + 1:], start=i + 1))
+        return ones >= (1 if cur.objects[0].count else 2)  # (without a count, "A 거 …, B 거 …" says there are several)
+
+    def _the_one_at(self, phrase: _Phrase) -> _Phrase | None:
+        """"선반 1 거", "뚜껑 체결대 거": a place, then 거/것 written apart — the one that is at that place. The place, or None.
+        Read only after a heading that names the things (`_heads_the_ones_at`): which thing "거" is, the heading says."""
+        morphs = phrase.morphs
+        if len(morphs) < 2 or morphs[-1].form not in ("거", "것") or morphs[-1].tag != "NNB" or morphs[-2].end >= morphs[-1].start:
+            return None
+        where = _Phrase(morphs[:-1], self.text[morphs[0].start:morphs[-2].end])
+        if any(x.tag not in ("NNG", "NNP", "SN", "SL", "NNB") for x in where.morphs) or \
+                not (self._is_place(where) or _suffix_kind(where.text.split()[-1])):  # ("체결대": Kiwi may cut off the 대)
+            return None
+        return where
 
     def _list_marker(self, i: int) -> bool:
         """"1)", "2)" opening an item of a numbered list (Kiwi tags a leading one SB), not "(1)" or a label."""
@@ -398,6 +435,9 @@ class _Reader:
                 break  # "Pos_5 하나씩": how many at a time ends the phrase
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
+            if j > i + 1 and m[j].tag in ("NNG", "NNP") and m[j - 1].tag == "NNB" and m[j - 1].form in ("개", "장") and \
+                    m[j - 2].tag in ("MM", "NR", "SN") and m[j - 1].end < m[j].start:
+                break  # "김치 통 두 개 저온 창고 랙으로": a count by a counter that names no place ends the thing
             if m[j].tag == "SSO":
                 if j == i:
                     break
@@ -720,6 +760,13 @@ class _Reader:
             if where is not None:
                 self.cur.places.append(("source", self._place(where)))  # "조제대 약병을": the bottle on the dispensing counter
                 phrases = [thing]
+        if self.heading is not None and len(phrases) == 1 and (particle is None or particle.tag in ("JKO", "JX")) and \
+                (where := self._the_one_at(phrases[0])) is not None:
+            self.cur.places.append(("source", self._place(where)))  # "선반 1 거는": the one on shelf 1
+            thing = self.heading[0]  # which thing: the one the heading counts
+            self.cur.inherited = list(self.heading[1])
+            (self.cur.topics if particle is not None and particle.form in ("은", "는") else self.cur.objects).append(thing)
+            return
         if particle is None or particle.tag in ("JKO",) or particle.form in ("을", "를"):
             self.cur.objects.extend(self._object(p) for p in phrases)
             return
@@ -1059,6 +1106,8 @@ class _Reader:
 
     def _flush_clause(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         cur = self.cur
+        if cur.inherited and not any(role in ("goal", "location") for role, _ in cur.places):
+            cur.places += cur.inherited  # "…랙으로: 뚜껑 체결대 거 먼저": the heading's goal
         if cur.start is None or (action is None and cur.empty() and not stem):
             self.cur = _Clause()
             return
