@@ -902,7 +902,8 @@ class _Reader:
                 break
             if x.tag == "ETM":
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
-                if stem in ("있", "놓이", "담기", "두", "놓"):
+                if stem in ("있", "놓이", "담기", "두", "놓") or state and not (negated or self.cur.negated):
+                    # ("걸려 있는", "꽂혀 있는": a state with 있 says where the thing is, as 있는 alone does)
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
                     self.cur.located = True
                 else:
