@@ -554,6 +554,17 @@ class _Reader:
                 if self._switches(before, after):
                     return before, after
                 break
+        for k in range(2, len(morphs)):  # "셔틀콕 통 | 셔틀콕 선반에서": a noun said again starts the place named after the thing
+            # (a side, colour, label or level said again is the place's own: "왼쪽 렌즈 작업 트레이 왼쪽 칸")
+            if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SL") and not self._designator(morphs[k]) and \
+                    morphs[k].form not in _LEVELS and morphs[k].form not in _RELATIONAL and \
+                    any(x.form.lower() == morphs[k].form.lower() and x.tag == morphs[k].tag for x in morphs[:k - 1]):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if not self.cur.objects and not self.cur.topics and not self._fetched() and self._is_place(after) and \
+                        not self._is_place(_Phrase(morphs[:1], "")) and not self._object_follows(after.morphs[-1]):
+                    return before, after
+                break
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
