@@ -1108,6 +1108,18 @@ class _Reader:
         self.out.insert(tasks[0], clause)
         return True
 
+    def _afterthought(self, before: Clause | None) -> bool:
+        """Is the clause being closed a thing alone (no verb, no place) right after a carrying request that named none ("…에
+        올려, 그 깍두기 트레이")? Then it is that request's object, said last."""
+        cur = self.cur
+        if before is None or not self.out or self.out[-1] is not before or before.objects or before.negated or \
+                before.action not in _CARRIES or len(cur.objects) != 1 or cur.topics or cur.places or cur.excluded or cur.excluded_places:
+            return False
+        obj = cur.objects[0]
+        # (a word that may name a place, "트레이", is the thing when the request already says where it goes)
+        return obj.noun is not None and not obj.generic and not obj.pronoun and (
+            not self._names_place(obj) or any(role in ("goal", "location") for role, _ in before.places))
+
     def _gathered(self, segments: list[tuple[_Clause, int]]) -> bool:
         """"1번 선반에서 샘플 병, 2번 선반에서 라벨 롤, 둘 다 쟁반에 놔": the last part names no thing of its own but all those
         before ("둘 다", "모두", "전부"), each of which has a thing and no goal — the place is each one's."""
@@ -1173,6 +1185,11 @@ class _Reader:
             # ("…에 꽂아줘. 1번 트레이 말고 3번 트레이에서.": the place ruled out stays ruled out)
             self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True,
                                    excluded_places=tuple(cur.excluded_places)))
+            self.cur = _Clause()
+            return
+        if action is None and not stem and not negated and self._afterthought(before):
+            # "저온 창고 랙에 올려, 그 깍두기 트레이.": the thing, said after the request that lacked it, is its object
+            self.out[-1] = replace(before, objects=(cur.objects[0],), end=end)
             self.cur = _Clause()
             return
         if action is None and not stem and before is not None and (cur.places or cur.objects):

@@ -218,7 +218,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(_nominalized(_box_noun(_one(rejoined, text), text), text))))))
+    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(_nominalized(_box_noun(_one(_malgo(rejoined, text), text), text), text))))))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -233,6 +233,24 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
 
 #: Nouns after a nominalized verb that make it a clause of time, not a name ("넣기 전에", "헹군 뒤").
 _TIME_AFTER = frozenset({"전", "후", "뒤", "다음", "이후", "이전", "때", "위", "중"})
+
+
+def _malgo(morphs: list[Morph], text: str) -> list[Morph]:
+    """"불량품 통 말고 …": "말고" written as a word of its own is the verb 말다 and its connective ("not X, but …"), which Kiwi
+    may read as a noun and a prefix (말/NNB + 고/XPN)."""
+    out: list[Morph] = []
+    k = 0
+    while k < len(morphs):
+        m = morphs[k]
+        if m.form == "말" and m.tag not in ("VV", "VX") and k + 1 < len(morphs) and morphs[k + 1].form == "고" and \
+                morphs[k + 1].tag != "EC" and m.end == morphs[k + 1].start and m.start > 0 and text[m.start - 1].isspace() and \
+                (morphs[k + 1].end == len(text) or not text[morphs[k + 1].end].isalnum()):
+            out += [Morph("말", "VV", m.start, m.end), Morph("고", "EC", morphs[k + 1].start, morphs[k + 1].end)]
+            k += 2
+            continue
+        out.append(m)
+        k += 1
+    return out
 
 
 def _one(morphs: list[Morph], text: str) -> list[Morph]:
