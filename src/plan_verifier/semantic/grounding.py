@@ -253,11 +253,20 @@ def _slots(tasks: Sequence[Task]) -> list[tuple[int, Task, bool]]:
         if not (t.carries or t.action == "pick"):
             continue
         count = t.obj.count if t.obj is not None and t.obj.count else 1
+        if count > 1 and _shares_count(t, tasks):
+            count = 1
         if count < 0:
             out.append((n, t, True))
             continue
         out.extend((n, t, False) for _ in range(max(count, 1)))
     return out
+
+
+def _shares_count(task: Task, tasks: Sequence[Task]) -> bool:
+    """"김치 통 두 개 …: 체결대 거 먼저, 그다음 저울 거": the counted thing is split among tasks that each take one of them
+    from a place of its own — as many tasks as the count says, each one thing."""
+    same = [t for t in tasks if t.obj == task.obj and t.source is not None]
+    return task.source is not None and len(same) == task.obj.count and len({t.source.text for t in same}) == len(same)
 
 
 def carried_words(task: Task) -> tuple[str, ...]:

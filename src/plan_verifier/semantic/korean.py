@@ -99,6 +99,9 @@ class _Clause:
     negated: bool = False
     swapped: bool = False  # "서로 바꿔": two things exchange places
     located: bool = False  # "A에 있는 X": the clause's source is said by a relative clause of where the thing is
+    #: Where a heading sends the things it counts ("김치 통 두 개 저온 랙으로: …"): each "A 거" after it goes there too,
+    #: unless it names a place of its own.
+    inherited: list[tuple[str, PlaceRef]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (self.objects or self.places or self.excluded or self.excluded_places or self.manner or self.subjects or self.topics)
@@ -120,6 +123,9 @@ class _Reader:
         #: Gapped parts of the clause being read: "X는 A에, Y는 B에 넣어" — each part shares the verb at the end.
         self.segments: list[tuple[_Clause, int]] = []
         self.items = 0  # list markers seen ("1)", "2)"): each item after the first comes after the one before
+        #: A heading's counted thing and where it goes ("느타리 트레이 두 개: 선반 1 거는 …"): the thing each "A 거" after it is
+        #: (its count kept: the things are as many as the heading says).
+        self.heading: tuple[ObjectRef, list[tuple[str, PlaceRef]]] | None = None
 
     def read(self) -> list[Clause]:
         m, n = self.m, len(self.m)
@@ -140,6 +146,14 @@ class _Reader:
                 # (a dash after where the thing goes ends the request: "X는 1번 프린터로 — 둘 다 …"; one after a request
                 # that has ended starts the next sentence: "…에 꽂아줘 — 1번 트레이 말고 …")
                 self._flush(None, "", mo.start)
+                i += 1
+                continue
+            if mo.form == ":" and self._heads_the_ones_at(i):
+                # "느타리 트레이 두 개: 선반 1 거는 초록 상자에, 선반 2 거는 …": the heading counts the things, each "A 거"
+                # after it is one of them — the one at A
+                thing = self.cur.objects[0]
+                self.heading = (thing, [(role, p) for role, p in self.cur.places if role == "goal"])
+                self.cur = _Clause()
                 i += 1
                 continue
             if mo.form == ":" and self._counts_tasks(i):
@@ -257,6 +271,29 @@ class _Reader:
         words = [x for x in self.m[:i] if self.cur.start is not None and x.start >= self.cur.start]
         return len(words) >= 2 and any(x.form in self.v.numbers for x in words) and \
             all(x.form in self.v.numbers or x.tag == "NNB" or x.form in _TASK_NOUNS or x.form in self.v.ko_generic for x in words)
+
+    def _heads_the_ones_at(self, i: int) -> bool:
+        """Is the part before the colon at i a heading that counts things ("느타리 트레이 두 개", "김치 통 두 개 저온 랙으로": one
+        counted thing, perhaps where they go), and does "A 거" (the one at A) follow?"""
+        cur = self.cur
+        if len(cur.objects) != 1 or cur.topics or cur.excluded or cur.objects[0].count not in (None, 2, 3, 4, 5) or \
+                cur.objects[0].noun is None or cur.objects[0].generic or any(role != "goal" for role, _ in cur.places):
+            return False
+        ones = sum(x.form in ("거", "것") and x.tag == "NNB" and k > i + 1 and self.m[k - 1].tag in ("NNG", "NNP", "NNB", "SN", "SL")
+                   and self.m[k - 1].end < x.start for k, x in enumerate(self.m[i + 1:], start=i + 1))
+        return ones >= (1 if cur.objects[0].count else 2)  # (without a count, "A 거 …, B 거 …" says there are several)
+
+    def _the_one_at(self, phrase: _Phrase) -> _Phrase | None:
+        """"선반 1 거", "뚜껑 체결대 거": a place, then 거/것 written apart — the one that is at that place. The place, or None.
+        Read only after a heading that names the things (`_heads_the_ones_at`): which thing "거" is, the heading says."""
+        morphs = phrase.morphs
+        if len(morphs) < 2 or morphs[-1].form not in ("거", "것") or morphs[-1].tag != "NNB" or morphs[-2].end >= morphs[-1].start:
+            return None
+        where = _Phrase(morphs[:-1], self.text[morphs[0].start:morphs[-2].end])
+        if any(x.tag not in ("NNG", "NNP", "SN", "SL", "NNB") for x in where.morphs) or \
+                not (self._is_place(where) or _suffix_kind(where.text.split()[-1])):  # ("체결대": Kiwi may cut off the 대)
+            return None
+        return where
 
     def _list_marker(self, i: int) -> bool:
         """"1)", "2)" opening an item of a numbered list (Kiwi tags a leading one SB), not "(1)" or a label."""
@@ -398,6 +435,9 @@ class _Reader:
                 break  # "Pos_5 하나씩": how many at a time ends the phrase
             if j > i and m[j].tag in ("SN", "MM") and m[j - 1].tag == "NNB" and m[j - 1].form in _COUNTERS and m[j - 1].end < m[j].start:
                 break  # "볼트 2개 1번빈에": the count ends the object, the place starts
+            if j > i + 1 and m[j].tag in ("NNG", "NNP") and m[j - 1].tag == "NNB" and m[j - 1].form in ("개", "장") and \
+                    m[j - 2].tag in ("MM", "NR", "SN") and m[j - 1].end < m[j].start:
+                break  # "김치 통 두 개 저온 창고 랙으로": a count by a counter that names no place ends the thing
             if m[j].tag == "SSO":
                 if j == i:
                     break
@@ -507,6 +547,24 @@ class _Reader:
                 after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
                 if self._is_place(after) and not self._is_place(before) and not self._object_follows(after.morphs[-1]):
                     return before, after
+        for k in range(1, len(morphs)):  # "tennis racket | 스트링 머신": where the words switch language, whole words on each side
+            if morphs[k - 1].end < morphs[k].start and morphs[k - 1].tag == "SL" and has_hangul(morphs[k].form):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if self._switches(before, after):
+                    return before, after
+                break
+        for k in range(2, len(morphs)):  # "셔틀콕 통 | 셔틀콕 선반에서": a noun said again starts the place named after the thing
+            # (a side, colour, label or level said again is the place's own: "왼쪽 렌즈 작업 트레이 왼쪽 칸")
+            if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SL") and not self._designator(morphs[k]) and \
+                    morphs[k].form not in _LEVELS and morphs[k].form not in _RELATIONAL and \
+                    any(x.form.lower() == morphs[k].form.lower() and x.tag == morphs[k].tag for x in morphs[:k - 1]):
+                before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
+                after = _Phrase(morphs[k:], self.text[morphs[k].start:morphs[-1].end])
+                if not self.cur.objects and not self.cur.topics and not self._fetched() and self._is_place(after) and \
+                        not self._is_place(_Phrase(morphs[:1], "")) and not self._object_follows(after.morphs[-1]):
+                    return before, after
+                break
         for k in range(len(morphs) - 1, 0, -1):  # the shortest place at the end: "빨간색 블록 | A"
             if morphs[k - 1].end < morphs[k].start and morphs[k].tag in ("NNG", "NNP", "SN", "SL"):
                 before = _Phrase(morphs[:k], self.text[morphs[0].start:morphs[k - 1].end])
@@ -634,7 +692,7 @@ class _Reader:
         obj = self._object(_head(before))
         attributed = any(x is not None for x in (obj.color, obj.material, obj.size, obj.ordinal, obj.count)) or \
             any(m.form in _RELATIONAL for m in before.morphs)  # "팔레트 위 상자": the box on the pallet, a phrase of its own
-        known = obj.noun is not None and obj.noun in self.v.object_classes or \
+        known = obj.noun is not None and obj.noun in self.v.object_classes and not self._guessed(before) or \
             obj.noun in self.v.measures and self.v.measured(obj.words) in self.v.object_classes  # "와셔 세트": washers
         if self._counted(before):
             return True  # "sourdough 하나 label camera에": a counted thing, then the place
@@ -650,6 +708,16 @@ class _Reader:
         # nothing fetched, a known object before the place is the object ("상자 컨베이어에 올려").
         return attributed or labelled or not self._fetched() and not self._object_follows(after.morphs[-1]) and \
             self._next_predicate(after.morphs[-1]) != "있"  # "지금 뚜껑 스테이션에 있어요": where it is, at the lidding station
+
+    def _guessed(self, phrase: _Phrase) -> bool:
+        """Is the phrase's last word a Hangul loanword the vocabulary only guesses ("스트링" as string)? A guess is too weak to
+        cut a place's name in two: "스트링 머신" is the stringing machine, not a string on a machine."""
+        words = self._words(phrase)
+        if not words:
+            return False
+        last = words[-1][0]
+        return has_hangul(last) and last not in self.v.ko_objects and last not in self.v.glossary and not any(
+            last[k:] in self.v.ko_objects or last[k:] in self.v.glossary for k in range(1, len(last))) and bool(borrowed(last, self.v)[0])
 
     def _unknown_thing_before(self, before: _Phrase, after: _Phrase, labelled: bool) -> bool:
         """"반죽 그릇 2번 선반에서 …로 옮겨", "메리노 타래 두 번째 냄비에서 …": a place that is a complete name by itself (a number
@@ -703,6 +771,13 @@ class _Reader:
             if where is not None:
                 self.cur.places.append(("source", self._place(where)))  # "조제대 약병을": the bottle on the dispensing counter
                 phrases = [thing]
+        if self.heading is not None and len(phrases) == 1 and (particle is None or particle.tag in ("JKO", "JX")) and \
+                (where := self._the_one_at(phrases[0])) is not None:
+            self.cur.places.append(("source", self._place(where)))  # "선반 1 거는": the one on shelf 1
+            thing = self.heading[0]  # which thing: the one the heading counts
+            self.cur.inherited = list(self.heading[1])
+            (self.cur.topics if particle is not None and particle.form in ("은", "는") else self.cur.objects).append(thing)
+            return
         if particle is None or particle.tag in ("JKO",) or particle.form in ("을", "를"):
             self.cur.objects.extend(self._object(p) for p in phrases)
             return
@@ -792,7 +867,8 @@ class _Reader:
                 negated = True  # "B급 카트로 보내면 안 돼요": it must not go there
                 j += 3
                 continue
-            if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and m[j + 1].tag == "VX":
+            if x.tag in ("EC", "EP") and x.form in ("어", "아", "어다", "아다", "다", "어서") and j + 1 < n and (
+                    m[j + 1].tag == "VX" or self._benefactive(x, m[j + 1], action)):
                 aux = m[j + 1].form
                 if aux == "있":
                     action = None  # "물이 들어 있으니까": a state
@@ -837,7 +913,8 @@ class _Reader:
                 break
             if x.tag == "ETM":
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
-                if stem in ("있", "놓이", "담기", "두", "놓"):
+                if stem in ("있", "놓이", "담기", "두", "놓") or state and not (negated or self.cur.negated):
+                    # ("걸려 있는", "꽂혀 있는": a state with 있 says where the thing is, as 있는 alone does)
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
                     self.cur.located = True
                 else:
@@ -908,6 +985,13 @@ class _Reader:
             return j
         self._flush(action, stem, end, negated=negated or (self.cur.negated and action is None), order_after=order)
         return j
+
+    def _benefactive(self, connective: Morph, give: Morph, action: str | None) -> bool:
+        """"B로 가져와줘": Kiwi may tag the 주 of -어 주다 as a verb of its own (give), but after a carrying verb whose clause
+        already says where the thing goes, it only asks the favour — no hand-over to the speaker. Without a goal ("가져와줘")
+        the giving stays a verb."""
+        return give.form == "주" and give.tag == "VV" and connective.form in ("어", "아") and \
+            action in _CARRIES and action != "handover" and any(role == "goal" for role, _ in self.cur.places)
 
     def _action_noun(self) -> str | None:
         """The action a light verb's object names ("가접", "inspect"), taken out of the objects; None when it names none."""
@@ -1024,6 +1108,18 @@ class _Reader:
         self.out.insert(tasks[0], clause)
         return True
 
+    def _afterthought(self, before: Clause | None) -> bool:
+        """Is the clause being closed a thing alone (no verb, no place) right after a carrying request that named none ("…에
+        올려, 그 깍두기 트레이")? Then it is that request's object, said last."""
+        cur = self.cur
+        if before is None or not self.out or self.out[-1] is not before or before.objects or before.negated or \
+                before.action not in _CARRIES or len(cur.objects) != 1 or cur.topics or cur.places or cur.excluded or cur.excluded_places:
+            return False
+        obj = cur.objects[0]
+        # (a word that may name a place, "트레이", is the thing when the request already says where it goes)
+        return obj.noun is not None and not obj.generic and not obj.pronoun and (
+            not self._names_place(obj) or any(role in ("goal", "location") for role, _ in before.places))
+
     def _gathered(self, segments: list[tuple[_Clause, int]]) -> bool:
         """"1번 선반에서 샘플 병, 2번 선반에서 라벨 롤, 둘 다 쟁반에 놔": the last part names no thing of its own but all those
         before ("둘 다", "모두", "전부"), each of which has a thing and no goal — the place is each one's."""
@@ -1034,6 +1130,8 @@ class _Reader:
 
     def _flush_clause(self, action: str | None, stem: str, end: int, negated: bool = False, order_after: str | None = None) -> None:
         cur = self.cur
+        if cur.inherited and not any(role in ("goal", "location") for role, _ in cur.places):
+            cur.places += cur.inherited  # "…랙으로: 뚜껑 체결대 거 먼저": the heading's goal
         if cur.start is None or (action is None and cur.empty() and not stem):
             self.cur = _Clause()
             return
@@ -1087,6 +1185,11 @@ class _Reader:
             # ("…에 꽂아줘. 1번 트레이 말고 3번 트레이에서.": the place ruled out stays ruled out)
             self.out.append(Clause(None, "", cur.start, end, (ObjectRef("", None, pronoun=True),), where, fact=True,
                                    excluded_places=tuple(cur.excluded_places)))
+            self.cur = _Clause()
+            return
+        if action is None and not stem and not negated and self._afterthought(before):
+            # "저온 창고 랙에 올려, 그 깍두기 트레이.": the thing, said after the request that lacked it, is its object
+            self.out[-1] = replace(before, objects=(cur.objects[0],), end=end)
             self.cur = _Clause()
             return
         if action is None and not stem and before is not None and (cur.places or cur.objects):

@@ -218,7 +218,7 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
                 rejoined.append(Morph(surface, "NNP", m.start, m.end))
             continue
         rejoined.append(m)
-    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(_nominalized(rejoined, text))))))
+    rejoined = _seeing(_once(_place_before_daero(_loanword_split(_hyphenated(_nominalized(_box_noun(_one(_malgo(rejoined, text), text), text), text))))))
     out: list[Morph] = []
     for m in rejoined:
         glued = next(((p, tag) for p, tag in _GLUED if m.tag in ("NNG", "NNP") and m.form.endswith(p) and m.form[:-len(p)] in nouns
@@ -233,6 +233,62 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
 
 #: Nouns after a nominalized verb that make it a clause of time, not a name ("넣기 전에", "헹군 뒤").
 _TIME_AFTER = frozenset({"전", "후", "뒤", "다음", "이후", "이전", "때", "위", "중"})
+
+
+def _malgo(morphs: list[Morph], text: str) -> list[Morph]:
+    """"불량품 통 말고 …": "말고" written as a word of its own is the verb 말다 and its connective ("not X, but …"), which Kiwi
+    may read as a noun and a prefix (말/NNB + 고/XPN)."""
+    out: list[Morph] = []
+    k = 0
+    while k < len(morphs):
+        m = morphs[k]
+        if m.form == "말" and m.tag not in ("VV", "VX") and k + 1 < len(morphs) and morphs[k + 1].form == "고" and \
+                morphs[k + 1].tag != "EC" and m.end == morphs[k + 1].start and m.start > 0 and text[m.start - 1].isspace() and \
+                (morphs[k + 1].end == len(text) or not text[morphs[k + 1].end].isalnum()):
+            out += [Morph("말", "VV", m.start, m.end), Morph("고", "EC", morphs[k + 1].start, morphs[k + 1].end)]
+            k += 2
+            continue
+        out.append(m)
+        k += 1
+    return out
+
+
+def _one(morphs: list[Morph], text: str) -> list[Morph]:
+    """"샴푸병 하나 세척조 선반에서": "하나" written as a word of its own is the count one, which Kiwi may cut into a noun 하 and
+    a conjunction 나 ("X or Y") after a noun."""
+    out: list[Morph] = []
+    k = 0
+    while k < len(morphs):
+        m = morphs[k]
+        if m.form == "하" and m.tag == "NNG" and k + 1 < len(morphs) and morphs[k + 1].form == "나" and morphs[k + 1].tag == "JC" and \
+                m.end == morphs[k + 1].start and (m.start == 0 or text[m.start - 1].isspace()) and \
+                (morphs[k + 1].end == len(text) or not text[morphs[k + 1].end].isalnum()):
+            out.append(Morph("하나", "NR", m.start, morphs[k + 1].end))
+            k += 2
+            continue
+        out.append(m)
+        k += 1
+    return out
+
+
+def _box_noun(morphs: list[Morph], text: str) -> list[Morph]:
+    """"폐기함에", "보관함으로": a noun and 함 (a box) written as one word, which Kiwi may read as the noun made a verb
+    and nominalized (폐기 + 하 + ㅁ, "the disposing") — before a particle or 말고/빼고/아니고 it is the box, as "반납함",
+    "수거함" are."""
+    out: list[Morph] = []
+    k = 0
+    while k < len(morphs):
+        m = morphs[k]
+        if m.tag == "NNG" and k + 3 < len(morphs) and morphs[k + 1].form == "하" and morphs[k + 1].tag == "XSV" and \
+                morphs[k + 2].tag == "ETN" and morphs[k + 2].form in ("ᆷ", "ㅁ") and (morphs[k + 3].tag.startswith("J") or morphs[k + 3].form in ("말", "빼", "아니")) and \
+                m.end == morphs[k + 1].start and text[m.start:morphs[k + 3].start].rstrip().endswith("함"):
+            end = m.start + len(text[m.start:morphs[k + 3].start].rstrip())
+            out.append(Morph(text[m.start:end], "NNG", m.start, end))
+            k += 3
+            continue
+        out.append(m)
+        k += 1
+    return out
 
 
 def _nominalized(morphs: list[Morph], text: str) -> list[Morph]:
