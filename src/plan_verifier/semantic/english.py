@@ -26,6 +26,9 @@ _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
 _ARTICLES = frozenset({"a", "an", "the"})
 #: Verbs that take their meaning from the action noun after them: "run a seam weld", "do an inspection".
 _LIGHT_VERBS = frozenset({"run", "do", "perform", "make", "execute", "conduct"})
+#: Verbs of giving that are light verbs before a thing and an activity noun ("give it a quick rinse", "give the board a
+#: scan"): the thing undergoes the activity, nobody is handed anything.
+_LIGHT_GIVING = frozenset({"give"})
 _CARRYING_ACTIONS = frozenset({"transfer", "place", "insert", "stack", "handover", "pick"})
 _MOVES = frozenset({"move_to", "return_home"})
 #: What a camera takes, not an object to handle ("take a picture of ...").
@@ -463,6 +466,35 @@ class _Sentence(Constructions):
                     return self.v.en_actions[word]
         return None
 
+    def _light_giving(self, head: int, end: int) -> tuple[str | None, int, int] | None:
+        """"give it a quick steam at the steamer", "give the tray a rinse": a verb of giving, a thing that is no person, then
+        "a"/"an" and a noun of an activity (a verb too, neither a thing nor a place the vocabulary knows) — the activity
+        done to the thing ("quick" there says how long, not how fast the robot moves). The action is the activity noun's
+        ("give it a scan": inspect; None when the vocabulary lacks it, so the clause is reported unread), with the index
+        of the activity's article and the index after its noun."""
+        if head < 0 or self.t[head].verb not in _LIGHT_GIVING or head + 1 >= end:
+            return None
+        k = head + 1
+        if self.t[k].low in _OBJECT_PRONOUNS:
+            k += 1
+        else:
+            k = next((m for m in range(k + 1, end) if self.t[m].low in ("a", "an") or self.t[m].kind != "word" or
+                      self._preposition(m, end) is not None or self.t[m].low in CONJUNCTIONS), end)
+            thing, _ = self._noun_phrase(head + 1, k)
+            if thing is None or thing.head is None or self._is_person(thing):
+                return None  # "give the chef a knife": to a person, a hand-over
+        if k >= end or self.t[k].low not in ("a", "an"):
+            return None
+        m = k + 1
+        while m + 1 < end and self.t[m + 1].kind == "word" and (self.t[m].low in self.v.en_manner or is_adjective(self.t[m].low)):
+            m += 1  # "a quick", "a good", "a gentle"
+        noun = self.t[m] if m < end else None
+        if noun is None or noun.kind != "word" or not is_verb(noun.low) or noun.noun in self.v.en_objects or \
+                noun.noun in self.v.en_places:
+            return None
+        action = self.v.en_actions.get(noun.low) or self.v.en_actions.get(noun.noun)
+        return (action if action != "handover" else None), k, m + 1
+
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
         verb = self.t[head].verb
@@ -498,6 +530,9 @@ class _Sentence(Constructions):
             lead = [t.low for t in self.t[start:head]]
             verb_tok = self.t[head]
             action, i = self._verb_phrase(head, end)
+        light = self._light_giving(head, end)
+        if light is not None:
+            action = light[0]  # "give it a quick rinse": the rinse is the action, "it" its thing
         negated = any(w in NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
         order = self._order(lead, index)
         objects: list[ObjectRef] = []
@@ -685,7 +720,10 @@ class _Sentence(Constructions):
                 places.append(("recipient", PlaceRef(tok.text, "operator", "operator")))
                 i += 1
                 continue
-            np, j = self._noun_phrase(i, end)
+            if light is not None and i == light[1]:
+                i = light[2]  # the activity's noun phrase ("a quick steam") names no thing
+                continue
+            np, j = self._noun_phrase(i, light[1] if light is not None and i < light[1] else end)
             if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
                 whole, k = self._noun_phrase(j + 1, end)
                 # ("images of Pos_1 and Pos_2": for a work action, what the images are of is where it happens)
