@@ -13,9 +13,10 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
-from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
+from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef, stop_on_the_way
 from plan_verifier.semantic.english_constructions import Constructions, by_way_of, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
+                                                    ON_THE_WAY,
                                                     PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_noun, is_past, is_verb, participle,
                                                     verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens, verb_lemma
@@ -531,6 +532,7 @@ class _Sentence(Constructions):
             verb_tok = self.t[head]
             action, i = self._verb_phrase(head, end)
         light = self._light_giving(head, end)
+        passing = head >= 0 and verb_tok.verb in self.v.constructions.passes  # "pass it under the lamp": a way, no hand-over
         if light is not None:
             action = light[0]  # "give it a quick rinse": the rinse is the action, "it" its thing
         negated = any(w in NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
@@ -555,7 +557,7 @@ class _Sentence(Constructions):
             i += 1  # "take a picture of position 1"
         while i < end:
             tok = self.t[i]
-            in_order = self._phrase(i, end, IN_ORDER)
+            in_order = self._phrase(i, end, IN_ORDER) or self._phrase(i, end, ON_THE_WAY)
             if in_order:
                 i += in_order  # "at Pos_1 and Pos_5, one after the other": the order of the list (`clauses`), no place "one"
                 continue
@@ -632,6 +634,13 @@ class _Sentence(Constructions):
                     places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere
                 continue
             prep = self._preposition(i, end)
+            if passing and objects and tok.low in self.v.constructions.passes_along and (prep is None or prep[1] == 1):
+                np, j = self._noun_phrase(i + 1, end)
+                if np is not None and (np.head is not None or np.labels):
+                    passed_by.append(self._place(np))  # "pass it under the inspection lamp": a place on the way
+                    action = action if action in _CARRYING_ACTIONS - {"handover"} else "transfer"
+                    i = j
+                    continue
             if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in CONJUNCTIONS):
                 keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
                 i += 1
@@ -784,6 +793,10 @@ class _Sentence(Constructions):
             # ruled out, the thing still goes
             return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                            excluded_places=tuple(excluded_places + passed_by), order=order, mentions=tuple(objects))]
+        if passing and passed_by and not negated and not places:
+            # "pass it under the scanner on the way": the thing is shown there on its way, no move of its own
+            return [Clause(**{**_fields(stop_on_the_way(place, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end, order)),
+                              "objects": tuple(objects[:1])}) for place in passed_by]
         if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
                 places[0][1].text == verb_tok.text and all(role in ("goal", "location") for role, _ in places[1:]):
             places = [("goal", places[1][1])] + places[2:]  # "bin it in the scrap bin": the bin named is where it goes
