@@ -470,13 +470,16 @@ class _Sentence(Constructions):
     def _light_giving(self, head: int, end: int) -> tuple[str | None, int, int] | None:
         """"give it a quick steam at the steamer", "give the tray a rinse": a verb of giving, a thing that is no person, then
         "a"/"an" and a noun of an activity (a verb too, neither a thing nor a place the vocabulary knows) — the activity
-        done to the thing ("quick" there says how long, not how fast the robot moves). The action is the activity noun's
-        ("give it a scan": inspect; None when the vocabulary lacks it, so the clause is reported unread), with the index
-        of the activity's article and the index after its noun."""
+        done to the thing ("quick" there says how long, not how fast the robot moves), with the index of the activity's
+        article and the index after its noun. The action is the activity noun's ("give it a scan": inspect); one the
+        vocabulary lacks ("a mist", "a rinse in the sink") is done to the thing held, a stop on its way as "put it through
+        the washer" is — when the thing is surely a thing ("it", a noun the vocabulary knows); after "them" or a noun it
+        does not know ("give the runner a ticket") it may be a person handed something: None, so the clause is unread."""
         if head < 0 or self.t[head].verb not in _LIGHT_GIVING or head + 1 >= end:
             return None
         k = head + 1
         if self.t[k].low in _OBJECT_PRONOUNS:
+            surely_a_thing = self.t[k].low == "it"
             k += 1
         else:
             k = next((m for m in range(k + 1, end) if self.t[m].low in ("a", "an") or self.t[m].kind != "word" or
@@ -484,6 +487,7 @@ class _Sentence(Constructions):
             thing, _ = self._noun_phrase(head + 1, k)
             if thing is None or thing.head is None or self._is_person(thing):
                 return None  # "give the chef a knife": to a person, a hand-over
+            surely_a_thing = thing.head.noun in self.v.en_objects or thing.head.noun in self.v.en_places
         if k >= end or self.t[k].low not in ("a", "an"):
             return None
         m = k + 1
@@ -494,7 +498,8 @@ class _Sentence(Constructions):
                 noun.noun in self.v.en_places:
             return None
         action = self.v.en_actions.get(noun.low) or self.v.en_actions.get(noun.noun)
-        return (action if action != "handover" else None), k, m + 1
+        action = action if action != "handover" else None
+        return (action or ("inspect" if surely_a_thing else None)), k, m + 1
 
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
@@ -534,7 +539,7 @@ class _Sentence(Constructions):
         light = self._light_giving(head, end)
         passing = head >= 0 and verb_tok.verb in self.v.constructions.passes  # "pass it under the lamp": a way, no hand-over
         if light is not None:
-            action = light[0]  # "give it a quick rinse": the rinse is the action, "it" its thing
+            action = light[0]  # "give it a quick scan": the scan is the action, "it" its thing
         negated = any(w in NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
         order = self._order(lead, index)
         objects: list[ObjectRef] = []
@@ -753,8 +758,8 @@ class _Sentence(Constructions):
                         place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label,
                                          words=before.words)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
-                elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
-                        (action in WORK and self._names_place(np)):
+                elif (action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or
+                      (action in WORK and self._names_place(np))) and not (light is not None and i < light[1]):
                     places.append(("location", self._place(np)))
                     last_role = "location"
                 elif action == "handover" and not objects and not any(role == "recipient" for role, _ in places) and \
