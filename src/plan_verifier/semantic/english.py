@@ -812,6 +812,13 @@ class _Sentence(Constructions):
         if action == "touch" and not negated:
             action = None
         negated = negated or (leave_alone and action is None)
+        if action == "inspect" and not negated and len(places) > 1 and places[0][0] == "location" and \
+                all(role == "goal" for role, _ in places[1:]) and subordinate is None and statement is None:
+            # "hold it over the steamer, then onto the brim press": held at the one place, then put down at the other
+            at = Clause("inspect", verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end, tuple(objects),
+                        places[:1], manner=tuple(manner), order=order)
+            it = ObjectRef("", None, pronoun=True)
+            return [at, Clause("place", verb_tok.text, at.start, at.end, (it,), tuple(places[1:]), order="sequence")]
         clause = Clause(action if action != "leave" else None, verb_tok.text, self.t[start].start if self.t else 0,
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,

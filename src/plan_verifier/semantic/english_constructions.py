@@ -442,11 +442,20 @@ class Constructions(Phrases):
                 routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
         return routes, excluded
 
+    def _imperative_verb(self, i: int) -> bool:
+        """A word that opens a sentence as its verb though the vocabulary has no action for it ("Steam the felt hood:",
+        "Glaze the mug:"): a verb, no thing or place the vocabulary knows, and an article or a possessive right after it."""
+        tok, after = self.t[i], self.t[i + 1]
+        return tok.kind == "word" and is_verb(tok.low) and tok.noun not in self.v.en_objects and tok.noun not in self.v.en_places \
+            and after.low in ("the", "a", "an", "this", "that", "these", "those", "its", "their", "your", "my", "our")
+
     def _mentioned(self, start: int, end: int, be: int | None) -> list[ObjectRef]:
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         stop = start + be if be else end
+        if start + 1 < stop and self._imperative_verb(start):
+            start += 1  # "Steam the felt hood: take it off …": a verb the vocabulary lacks, then the thing it is done to
         # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
         stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source", "goal")),
                     stop)
