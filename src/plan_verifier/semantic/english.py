@@ -399,6 +399,20 @@ class _Sentence(Constructions):
         return any(rest[k].verb in _TAKE and rest[k + 1].low in _OBJECT_PRONOUNS and
                    (rest[k - 1].low in _WILL or rest[k].low != rest[k].verb) for k in range(1, len(rest) - 1))
 
+    def _done_first(self, end: int, head: int) -> Clause | None:
+        """"Water the cutting tray, then put it on shelf 1", "Glaze the mug and then set it on the kiln cart": a verb the
+        vocabulary lacks with its thing, before a request to carry that thing — something done to the thing before it
+        is put down, read as a stop on its way with no place (as "scan it, then drop it in bin A"). None otherwise."""
+        if end < 3 or not self._imperative_verb(0) or self._action(head) not in _CARRYING_ACTIONS - {"pick"}:
+            return None
+        thing, k = self._noun_phrase(1, end)
+        if thing is None or thing.head is None or self._is_person(thing) or \
+                any(t.kind == "word" and t.low not in ("then", "and", "first") for t in self.t[k:end]):
+            return None
+        if not (head + 1 < len(self.t) and self.t[head + 1].low in ("it", "them")):
+            return None  # "Water the tray, then put the pot on shelf 1": two things
+        return Clause("inspect", self.t[0].text, self.t[0].start, self.t[k - 1].end, (self._object(thing),))
+
     def _counts_tasks(self) -> bool:
         """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""
         words = [t for t in self.t if t.kind != "punct"]
@@ -420,6 +434,9 @@ class _Sentence(Constructions):
                 # "Once the sensor is on station B, move ...": that comes first; "When you are there, ...": this comes next
                 out.extend(Clause(**{**_fields(c), "order": "sequence"}) for c in sub[1])
                 then = sub[1] or preamble[0].low in {w for w, when in SUBORDINATORS.items() if when == "first"}
+            elif (first := self._done_first(starts[0], heads[0])) is not None:
+                out.append(first)  # "Water the cutting tray, then put it on shelf 1": watered first, then put there
+                then = True
             elif any(t.kind == "word" and not self._is_filler(t) for t in preamble):
                 # "Red cube to bin 3 please, and leave the blue one ...": a request without a verb, or context
                 lead = _Sentence(preamble, self.text, self.v)

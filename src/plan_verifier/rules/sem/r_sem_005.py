@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
@@ -189,6 +190,10 @@ class RSem005(SemanticRule):
             return None
         if not (task.stage < carrier.task.stage or task.start < carrier.task.end):
             return None  # "take it to the QA desk and check it there": said after the move, it may be done where it ends up
+        if any(o.release is not None and o.release.xyz is not None and t.grasp.xyz is not None and
+               o.release.step.index < t.grasp.step.index and
+               sum((a - b) ** 2 for a, b in zip(o.release.xyz, t.grasp.xyz)) <= 30.0 ** 2 for o in activity.transfers):
+            return None  # taken up where an earlier transfer set it down: it may have been done there ("water it, then …")
         previous = t.grasp.xyz
         carried = carried_words(carrier.task)
         for v in activity.visits:
@@ -406,9 +411,19 @@ def _named_as_other(place, spot, others, activity, carried) -> Comparison | None
         if other is None or relate(place, other).kind == SAME:
             continue
         c = compare_place(other, spot, activity.positions, carried)
-        if c.same and c.found is not None and not c.contradicted:
+        if c.same and c.found is not None and not c.contradicted and _shares_a_word(other, c.found.quote):
             return Comparison(OTHER_KIND, c.found, f"{other.text}, not {place.text}")
     return None
+
+
+def _shares_a_word(place, quote: str) -> bool:
+    """The program's name says one of the place's own words ("pickup shelf" / `p_racket_pickup_shelf_above`), not only a
+    word of its kind (`XrayCabinet` is a cabinet, a kind of shelf, but no "grey rack")."""
+    named = {noun_lemma(w.lower()) for w in identifier_words(quote)} | {w.lower() for w in re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", quote)}
+    return any(noun_lemma(w) in named or w in named for w in place.words if w not in _ARTICLES)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _above(xyz, previous) -> bool:
