@@ -413,6 +413,13 @@ class _Sentence(Constructions):
             return None  # "Water the tray, then put the pot on shelf 1": two things
         return Clause("inspect", self.t[0].text, self.t[0].start, self.t[k - 1].end, (self._object(thing),))
 
+    def _waits_before(self, previous_head: int, start: int) -> bool:
+        """Between the clause before and this one, a subordinate of time that opens a state ("once it's pressed", "after
+        it has cooled", "when that's done"): this clause waits for what the one before brings about."""
+        return any(self.t[j].low in SUBORDINATORS and SUBORDINATORS[self.t[j].low] == "first" and self.t[j].low != "until" and
+                   j + 1 < start and self.t[j + 1].low in SUBJECTS | {"it", "they", "that", "this", "the"}
+                   for j in range(previous_head + 1, start))
+
     def _counts_tasks(self) -> bool:
         """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""
         words = [t for t in self.t if t.kind != "punct"]
@@ -449,6 +456,9 @@ class _Sentence(Constructions):
                 continue  # "then hang it… er, put it on rack 1": the speaker corrects the request, the next one stands
             found = self._clause(starts[k], h, end, k)
             if k == 0 and then and found:
+                found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
+            if k > 0 and found and self._waits_before(heads[k - 1], starts[k]):
+                # "take it to the press, and once it's pressed, put it on the shelf": after that state, hence after the task before
                 found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
             if lead & {w for w, when in SUBORDINATORS.items() if when is None}:
                 continue  # "if you can", "because you moved it": a condition or a reason
