@@ -454,18 +454,19 @@ class Constructions(Phrases):
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         stop = start + be if be else end
-        done_to = start + 1 < stop and self._imperative_verb(start)
-        if done_to:
-            start += 1  # "Steam the felt hood: take it off …": a verb the vocabulary lacks, then the thing it is done to
+        if start + 1 < stop and self._imperative_verb(start):
+            # "Steam the felt hood: take it off …", "Weigh the bag of M4 screws: …": a verb the vocabulary lacks, then the
+            # thing it is done to — its object, whatever place its noun may name elsewhere ("Mark the cylindrical cell:")
+            np, _ = self._noun_phrase(start + 1, stop)
+            obj = self._object(np) if np is not None and np.head is not None and not self._is_person(np) else None
+            return [obj] if obj is not None and obj.noun and not obj.generic and not obj.pronoun else []
         # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
         stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source", "goal")),
                     stop)
         out = []
         for np in self._coordinated(start, stop):
-            if np.head is None or self._names_place(np) and not done_to or np.head.low in self.v.en_pronouns or self._is_person(np):
-                # "The courier is waiting for the parcel": a person waits, the parcel is what "it" will mean ("Mark the
-                # cylindrical cell:": what the verb is done to is a thing, whatever place its noun may name elsewhere)
-                continue
+            if np.head is None or self._names_place(np) or np.head.low in self.v.en_pronouns or self._is_person(np):
+                continue  # "The courier is waiting for the parcel": a person waits, the parcel is what "it" will mean
             obj = self._object(np)
             if obj.noun and not obj.generic and not obj.pronoun:
                 out.append(obj)
