@@ -27,6 +27,8 @@ _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
 _ARTICLES = frozenset({"a", "an", "the"})
 #: Verbs that take their meaning from the action noun after them: "run a seam weld", "do an inspection".
 _LIGHT_VERBS = frozenset({"run", "do", "perform", "make", "execute", "conduct"})
+#: Verbs whose thing is an instrument worked with, not worked on ("use the brush, then put it in tray 2").
+_USING = frozenset({"use", "employ", "utilise", "utilize", "operate", "wield"})
 #: Verbs of giving that are light verbs before a thing and an activity noun ("give it a quick rinse", "give the board a
 #: scan"): the thing undergoes the activity, nobody is handed anything.
 _LIGHT_GIVING = frozenset({"give"})
@@ -402,11 +404,12 @@ class _Sentence(Constructions):
     def _done_first(self, end: int, head: int) -> Clause | None:
         """"Water the cutting tray, then put it on shelf 1", "Glaze the mug and then set it on the kiln cart": a verb the
         vocabulary lacks with its thing, before a request to carry that thing — something done to the thing before it
-        is put down, read as a stop on its way with no place (as "scan it, then drop it in bin A"). None otherwise."""
-        if end < 3 or not self._imperative_verb(0) or self._action(head) not in _CARRYING_ACTIONS - {"pick"}:
+        is put down, read as a stop on its way with no place (as "scan it, then drop it in bin A"). None otherwise, and
+        for one of the robot's tools ("Use the screwdriver and put it back"): a tool is used, not worked on."""
+        if end < 3 or not self._imperative_verb(0) or self.t[0].verb in _USING or self._action(head) not in _CARRYING_ACTIONS - {"pick"}:
             return None
         thing, k = self._noun_phrase(1, end)
-        if thing is None or thing.head is None or self._is_person(thing) or \
+        if thing is None or thing.head is None or self._is_person(thing) or thing.head.noun in self.v.constructions.tools or \
                 any(t.kind == "word" and t.low not in ("then", "and", "first") for t in self.t[k:end]):
             return None
         if not (head + 1 < len(self.t) and self.t[head + 1].low in ("it", "them")):
