@@ -886,7 +886,10 @@ class _Sentence(Constructions):
         if i >= end or self._preposition(i, end) is not None or (self._action(i) is not None and self._is_head(i)) \
                 or self._phrase(i, end, EXCEPT) or self.t[i].low in SUBJECTS:
             return False
-        np, _ = self._noun_phrase(i, end)
+        np, j = self._noun_phrase(i, end)
+        if np is not None and np.tokens[-1].low == "one" and np.tokens[0].low == "the" and \
+                (prep := self._preposition(j, end)) is not None and prep[0] in ("location", "source"):
+            return True  # "…, then the one on shelf 3 to the cart": another of the thing named before, told apart by where it is
         return np is not None and not self._names_place(np) and np.head is not None and np.head.low not in self.v.en_pronouns
 
     def _clause_from(self, i: int, end: int, action: str | None, verb_tok: Token) -> list[Clause]:
@@ -895,6 +898,10 @@ class _Sentence(Constructions):
             i += 1
         sub = _Sentence(self.t[i:end], self.text, self.v)
         sub.shared = (action, verb_tok)
+        if any(t.verb in self.v.constructions.goes_to and t.low != t.verb for t in sub.t[1:]):
+            stated = sub._fact_or_context(0, len(sub.t))  # "…, then the one on shelf 3 goes to the cart as well": a statement
+            if stated.action is not None:
+                return [stated]
         return sub._clause(0, -1, len(sub.t), 1)
 
     def _subordinate(self, i: int, end: int) -> tuple[str | None, list[Clause]] | None:
