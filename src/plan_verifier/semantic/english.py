@@ -503,8 +503,9 @@ class _Sentence(Constructions):
         done to the thing ("quick" there says how long, not how fast the robot moves), with the index of the activity's
         article and the index after its noun. The action is the activity noun's ("give it a scan": inspect); one the
         vocabulary lacks ("a mist", "a rinse in the sink") is done to the thing held, a stop on its way as "put it through
-        the washer" is — when the thing is surely a thing ("it", a noun the vocabulary knows); after "them" or a noun it
-        does not know ("give the runner a ticket") it may be a person handed something: None, so the clause is unread."""
+        the washer" is — when the thing is surely a thing ("it", a noun the vocabulary knows, or one carried after: "give
+        the tulips a mist and then put them in the crate"); after "them" or a noun it does not know ("give the runner a
+        ticket") it may be a person handed something: None, so the clause is unread."""
         if head < 0 or self.t[head].verb not in _LIGHT_GIVING or head + 1 >= end:
             return None
         k = head + 1
@@ -529,7 +530,10 @@ class _Sentence(Constructions):
             return None
         action = self.v.en_actions.get(noun.low) or self.v.en_actions.get(noun.noun)
         action = action if action != "handover" else None
-        return (action or ("inspect" if surely_a_thing else None)), k, m + 1
+        # "give the tulips a mist and then put them in the crate": what is carried after is a thing, no person
+        carried_after = any(self.t[j + 1].low in ("it", "them") and self._action(j) in _CARRYING_ACTIONS - {"handover"}
+                            for j in range(m + 1, len(self.t) - 1))
+        return (action or ("inspect" if surely_a_thing or carried_after else None)), k, m + 1
 
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
