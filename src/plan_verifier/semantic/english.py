@@ -273,14 +273,18 @@ class _Sentence(Constructions):
                 and nxt.low not in self.v.en_pronouns and not is_label(nxt):
             return None  # "Archive box from shelf A to …", "fin set from the cart to …": a noun before a noun names the thing
         np, j = self._noun_phrase(i + 1, end)
-        if np is None or self._names_place(np) or np.head is None:
+        prep = self._preposition(j, end) if np is not None else None
+        # ("run the tub from the press through the detector …": a thing taken from somewhere or along a way is carried,
+        # whatever place its noun may name elsewhere — a tub, a tray)
+        routed = prep is not None and prep[0] == "source" or j < end and self.t[j].low in self.v.constructions.via
+        if np is None or self._names_place(np) and not routed or np.head is None:
             return None
-        prep = self._preposition(j, end)
         if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
             _, j = self._noun_phrase(j + prep[1], end)
             prep = self._preposition(j, end)
         while prep is None and j < end and self.t[j].low in self.v.constructions.via and self._noun_phrase(j + 1, end)[0] is not None:
             _, j = self._noun_phrase(j + 1, end)  # "run the tray past the scanner to bin 3": the way, then the goal
+            j += j < end and self.t[j].low == "and"  # "… through the metal detector and onto the rack"
             prep = self._preposition(j, end)
         if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
             self._frames[i] = "transfer"
