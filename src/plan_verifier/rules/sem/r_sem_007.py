@@ -311,12 +311,16 @@ def _attributes_fit(a, b) -> bool:
     return all(x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some", "its", "their"})
+
+
 def _said_in_passing(obj, g) -> bool:
     """Is the thing named, with a place, in a sentence the reader took for context ("Load the centrifuge: the vial from
     rack B goes in after …")? Then the instruction may ask to move it there: no ground to reject. ("The blue cube stays
     where it is" names no place: moving the cube is still nothing anybody asked for.)"""
     v = vocabulary()
-    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "") if w))
+    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "")
+                                if w and w.lower() not in _DETERMINERS))  # ("the felt hood" and "… on the brim press": no word in common)
     if not words:
         return False
     text = g.instruction.text
