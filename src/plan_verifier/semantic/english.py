@@ -13,6 +13,8 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef, stop_on_the_way
 from plan_verifier.semantic.english_constructions import Constructions, by_way_of, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
@@ -70,6 +72,11 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
         if colon and sentence._counts_tasks():
             k += 1  # "Two things: rung to the left jig, leg to the right jig": how many, no object
             continue
+        shared = _shared_goal(sentence, sentences[k + 1], text, v) if colon else None
+        if shared is not None:
+            out.extend(shared)  # "Two rackets to the pickup shelf: first the badminton one from …, second the tennis one from …"
+            k += 2
+            continue
         if colon and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
@@ -85,6 +92,27 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
         out.extend(c for clause in found for c in _tool_change(clause, v))
         k += 1
     return tuple(out)
+
+
+def _shared_goal(heading: "_Sentence", items: list[Token], text: str, v) -> list[Clause] | None:
+    """"Two rackets to the pickup shelf: first the badminton one from the grip station, second the tennis one from …": a
+    heading that counts things (two or more) to one place, then the things each with where it comes from and no place
+    of its own to go — each goes to the heading's place, the heading itself is no further thing. None otherwise."""
+    said = heading.clauses()
+    if len(said) != 1 or said[0].action not in _CARRYING_ACTIONS or len(said[0].objects) != 1 or \
+            not (said[0].objects[0].count or 0) >= 2 or [role for role, _ in said[0].places] != ["goal"]:
+        return None
+    rest = _Sentence(items, text, v)
+    rest.named_before = True
+    found = rest.clauses()
+    if len(found) < 2 or any(c.action not in _CARRYING_ACTIONS or not c.objects or any(role == "goal" for role, _ in c.places)
+                             for c in found):
+        return None
+    counted = said[0].objects[0]
+    named = lambda o: o if o.noun is not None or counted.noun is None else replace(  # noqa: E731
+        o, noun=counted.noun, words=tuple(w for w in o.words if w != "one") + (counted.noun,))  # "the badminton one": a racket
+    return [Clause(**{**_fields(c), "places": c.places + said[0].places, "objects": tuple(named(o) for o in c.objects)})
+            for c in found]
 
 
 def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
