@@ -164,6 +164,8 @@ def test_a_side_after_a_place_in_a_name_is_that_place_s() -> None:
     ("chkweigh", "checkweigher", True), ("outfeed", "output", True), ("ng", "reject", True),
     ("크라운", "crown", True), ("카톤", "carton", True), ("스테이션", "station", True), ("트레이", "tray", True),
     ("cart", "carton", False), ("pin", "pinion", False), ("plate", "pallet", False), ("모포", "blanket", False),
+    # a noun the vocabulary knows is no cut-off of a longer word unless the rest derives it ("rack" / racket, "bin" / binder)
+    ("rack", "racket", False), ("bin", "binder", False), ("tray", "trays", True), ("polish", "polishing", True),
     ("재라벨", "relabel", True), ("재스캔", "rescan", True), ("재라벨", "label", False),  # the Sino-Korean prefix 재- is re-
     ("렌즈", "lens", True),
     # both words known to the vocabulary as different kinds: no sound alike makes a tray a drawer

@@ -13,9 +13,12 @@ the tasks, never guessed.
 
 from __future__ import annotations
 
-from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef
+from dataclasses import replace
+
+from plan_verifier.semantic.clauses import ORIGIN, WORK, Clause, ObjectRef, PlaceRef, stop_on_the_way
 from plan_verifier.semantic.english_constructions import Constructions, by_way_of, switched
 from plan_verifier.semantic.english_phrases import (CONJUNCTIONS, COURTESY, DETERMINERS, EXCEPT, HEAD_BEFORE, IN_ORDER, MODALS, NEGATORS, NOT_IN_NP,
+                                                    ON_THE_WAY,
                                                     PARTICLES, QUANTIFIERS, SUBJECTS, SUBORDINATORS, is_adjective, is_label, is_noun, is_past, is_verb, participle,
                                                     verb_forms)
 from plan_verifier.semantic.language import Token, english_tokens, verb_lemma
@@ -26,6 +29,11 @@ _SENTENCE_END = frozenset({".", ";", "!", "?", "\n", ":"})
 _ARTICLES = frozenset({"a", "an", "the"})
 #: Verbs that take their meaning from the action noun after them: "run a seam weld", "do an inspection".
 _LIGHT_VERBS = frozenset({"run", "do", "perform", "make", "execute", "conduct"})
+#: Verbs whose thing is an instrument worked with, not worked on ("use the brush, then put it in tray 2").
+_USING = frozenset({"use", "employ", "utilise", "utilize", "operate", "wield"})
+#: Verbs of giving that are light verbs before a thing and an activity noun ("give it a quick rinse", "give the board a
+#: scan"): the thing undergoes the activity, nobody is handed anything.
+_LIGHT_GIVING = frozenset({"give"})
 _CARRYING_ACTIONS = frozenset({"transfer", "place", "insert", "stack", "handover", "pick"})
 _MOVES = frozenset({"move_to", "return_home"})
 #: What a camera takes, not an object to handle ("take a picture of ...").
@@ -64,6 +72,11 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
         if colon and sentence._counts_tasks():
             k += 1  # "Two things: rung to the left jig, leg to the right jig": how many, no object
             continue
+        shared = _shared_goal(sentence, sentences[k + 1], text, v) if colon else None
+        if shared is not None:
+            out.extend(shared)  # "Two rackets to the pickup shelf: first the badminton one from …, second the tennis one from …"
+            k += 2
+            continue
         if colon and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
             if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
@@ -79,6 +92,27 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
         out.extend(c for clause in found for c in _tool_change(clause, v))
         k += 1
     return tuple(out)
+
+
+def _shared_goal(heading: "_Sentence", items: list[Token], text: str, v) -> list[Clause] | None:
+    """"Two rackets to the pickup shelf: first the badminton one from the grip station, second the tennis one from …": a
+    heading that counts things (two or more) to one place, then the things each with where it comes from and no place
+    of its own to go — each goes to the heading's place, the heading itself is no further thing. None otherwise."""
+    said = heading.clauses()
+    if len(said) != 1 or said[0].action not in _CARRYING_ACTIONS or len(said[0].objects) != 1 or \
+            not (said[0].objects[0].count or 0) >= 2 or [role for role, _ in said[0].places] != ["goal"]:
+        return None
+    rest = _Sentence(items, text, v)
+    rest.named_before = True
+    found = rest.clauses()
+    if len(found) < 2 or any(c.action not in _CARRYING_ACTIONS or not c.objects or any(role == "goal" for role, _ in c.places)
+                             for c in found):
+        return None
+    counted = said[0].objects[0]
+    named = lambda o: o if o.noun is not None or counted.noun is None else replace(  # noqa: E731
+        o, noun=counted.noun, words=tuple(w for w in o.words if w != "one") + (counted.noun,))  # "the badminton one": a racket
+    return [Clause(**{**_fields(c), "places": c.places + said[0].places, "objects": tuple(named(o) for o in c.objects)})
+            for c in found]
 
 
 def _tool_change(clause: Clause, v) -> tuple[Clause, ...]:
@@ -267,14 +301,18 @@ class _Sentence(Constructions):
                 and nxt.low not in self.v.en_pronouns and not is_label(nxt):
             return None  # "Archive box from shelf A to …", "fin set from the cart to …": a noun before a noun names the thing
         np, j = self._noun_phrase(i + 1, end)
-        if np is None or self._names_place(np) or np.head is None:
+        prep = self._preposition(j, end) if np is not None else None
+        # ("run the tub from the press through the detector …": a thing taken from somewhere or along a way is carried,
+        # whatever place its noun may name elsewhere — a tub, a tray)
+        routed = prep is not None and prep[0] == "source" or j < end and self.t[j].low in self.v.constructions.via
+        if np is None or self._names_place(np) and not routed or np.head is None:
             return None
-        prep = self._preposition(j, end)
         if prep is not None and prep[0] == "source":  # "from the lidding station to the packing line"
             _, j = self._noun_phrase(j + prep[1], end)
             prep = self._preposition(j, end)
         while prep is None and j < end and self.t[j].low in self.v.constructions.via and self._noun_phrase(j + 1, end)[0] is not None:
             _, j = self._noun_phrase(j + 1, end)  # "run the tray past the scanner to bin 3": the way, then the goal
+            j += j < end and self.t[j].low == "and"  # "… through the metal detector and onto the rack"
             prep = self._preposition(j, end)
         if prep is not None and prep[0] == "goal" and self._noun_phrase(j + prep[1], end)[0] is not None:
             self._frames[i] = "transfer"
@@ -395,6 +433,28 @@ class _Sentence(Constructions):
         return any(rest[k].verb in _TAKE and rest[k + 1].low in _OBJECT_PRONOUNS and
                    (rest[k - 1].low in _WILL or rest[k].low != rest[k].verb) for k in range(1, len(rest) - 1))
 
+    def _done_first(self, end: int, head: int) -> Clause | None:
+        """"Water the cutting tray, then put it on shelf 1", "Glaze the mug and then set it on the kiln cart": a verb the
+        vocabulary lacks with its thing, before a request to carry that thing — something done to the thing before it
+        is put down, read as a stop on its way with no place (as "scan it, then drop it in bin A"). None otherwise, and
+        for one of the robot's tools ("Use the screwdriver and put it back"): a tool is used, not worked on."""
+        if end < 3 or not self._imperative_verb(0) or self.t[0].verb in _USING or self._action(head) not in _CARRYING_ACTIONS - {"pick"}:
+            return None
+        thing, k = self._noun_phrase(1, end)
+        if thing is None or thing.head is None or self._is_person(thing) or thing.head.noun in self.v.constructions.tools or \
+                any(t.kind == "word" and t.low not in ("then", "and", "first") for t in self.t[k:end]):
+            return None
+        if not (head + 1 < len(self.t) and self.t[head + 1].low in ("it", "them")):
+            return None  # "Water the tray, then put the pot on shelf 1": two things
+        return Clause("inspect", self.t[0].text, self.t[0].start, self.t[k - 1].end, (self._object(thing),))
+
+    def _waits_before(self, previous_head: int, start: int) -> bool:
+        """Between the clause before and this one, a subordinate of time that opens a state ("once it's pressed", "after
+        it has cooled", "when that's done"): this clause waits for what the one before brings about."""
+        return any(self.t[j].low in SUBORDINATORS and SUBORDINATORS[self.t[j].low] == "first" and self.t[j].low != "until" and
+                   j + 1 < start and self.t[j + 1].low in SUBJECTS | {"it", "they", "that", "this", "the"}
+                   for j in range(previous_head + 1, start))
+
     def _counts_tasks(self) -> bool:
         """A heading that only counts what follows ("Two things", "Both jobs", "3 items"): no object of its own."""
         words = [t for t in self.t if t.kind != "punct"]
@@ -405,6 +465,9 @@ class _Sentence(Constructions):
     def clauses(self) -> list[Clause]:
         heads = self._heads()
         if not heads:
+            done = self._put_by_someone(0, len(self.t)) if self.t and self.t[0].low in ("i", "we", "he", "she", "they") else None
+            if done is not None:
+                return [done]  # "I left it on the brim press": where the thing is ("left it" is no thing on a route)
             return self._verbless() or [self._fact_or_context(a, b) for a, b in self._statements()]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]
@@ -416,6 +479,9 @@ class _Sentence(Constructions):
                 # "Once the sensor is on station B, move ...": that comes first; "When you are there, ...": this comes next
                 out.extend(Clause(**{**_fields(c), "order": "sequence"}) for c in sub[1])
                 then = sub[1] or preamble[0].low in {w for w, when in SUBORDINATORS.items() if when == "first"}
+            elif (first := self._done_first(starts[0], heads[0])) is not None:
+                out.append(first)  # "Water the cutting tray, then put it on shelf 1": watered first, then put there
+                then = True
             elif any(t.kind == "word" and not self._is_filler(t) for t in preamble):
                 # "Red cube to bin 3 please, and leave the blue one ...": a request without a verb, or context
                 lead = _Sentence(preamble, self.text, self.v)
@@ -428,6 +494,9 @@ class _Sentence(Constructions):
                 continue  # "then hang it… er, put it on rack 1": the speaker corrects the request, the next one stands
             found = self._clause(starts[k], h, end, k)
             if k == 0 and then and found:
+                found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
+            if k > 0 and found and self._waits_before(heads[k - 1], starts[k]):
+                # "take it to the press, and once it's pressed, put it on the shelf": after that state, hence after the task before
                 found[0] = Clause(**{**_fields(found[0]), "order": found[0].order or "sequence"})
             if lead & {w for w, when in SUBORDINATORS.items() if when is None}:
                 continue  # "if you can", "because you moved it": a condition or a reason
@@ -462,6 +531,44 @@ class _Sentence(Constructions):
                 if word in self.v.en_actions and self.v.en_actions[word] in WORK | {"pick", "place", "transfer"}:
                     return self.v.en_actions[word]
         return None
+
+    def _light_giving(self, head: int, end: int) -> tuple[str | None, int, int] | None:
+        """"give it a quick steam at the steamer", "give the tray a rinse": a verb of giving, a thing that is no person, then
+        "a"/"an" and a noun of an activity (a verb too, neither a thing nor a place the vocabulary knows) — the activity
+        done to the thing ("quick" there says how long, not how fast the robot moves), with the index of the activity's
+        article and the index after its noun. The action is the activity noun's ("give it a scan": inspect); one the
+        vocabulary lacks ("a mist", "a rinse in the sink") is done to the thing held, a stop on its way as "put it through
+        the washer" is — when the thing is surely a thing ("it", a noun the vocabulary knows, or one carried after: "give
+        the tulips a mist and then put them in the crate"); after "them" or a noun it does not know ("give the runner a
+        ticket") it may be a person handed something: None, so the clause is unread."""
+        if head < 0 or self.t[head].verb not in _LIGHT_GIVING or head + 1 >= end:
+            return None
+        k = head + 1
+        if self.t[k].low in _OBJECT_PRONOUNS:
+            surely_a_thing = self.t[k].low == "it"
+            k += 1
+        else:
+            k = next((m for m in range(k + 1, end) if self.t[m].low in ("a", "an") or self.t[m].kind != "word" or
+                      self._preposition(m, end) is not None or self.t[m].low in CONJUNCTIONS), end)
+            thing, _ = self._noun_phrase(head + 1, k)
+            if thing is None or thing.head is None or self._is_person(thing):
+                return None  # "give the chef a knife": to a person, a hand-over
+            surely_a_thing = thing.head.noun in self.v.en_objects or thing.head.noun in self.v.en_places
+        if k >= end or self.t[k].low not in ("a", "an"):
+            return None
+        m = k + 1
+        while m + 1 < end and self.t[m + 1].kind == "word" and (self.t[m].low in self.v.en_manner or is_adjective(self.t[m].low)):
+            m += 1  # "a quick", "a good", "a gentle"
+        noun = self.t[m] if m < end else None
+        if noun is None or noun.kind != "word" or not is_verb(noun.low) or noun.noun in self.v.en_objects or \
+                noun.noun in self.v.en_places:
+            return None
+        action = self.v.en_actions.get(noun.low) or self.v.en_actions.get(noun.noun)
+        action = action if action != "handover" else None
+        # "give the tulips a mist and then put them in the crate": what is carried after is a thing, no person
+        carried_after = any(self.t[j + 1].low in ("it", "them") and self._action(j) in _CARRYING_ACTIONS - {"handover"}
+                            for j in range(m + 1, len(self.t) - 1))
+        return (action or ("inspect" if surely_a_thing or carried_after else None)), k, m + 1
 
     def _verb_phrase(self, head: int, end: int) -> tuple[str | None, int]:
         """The action of the verb at `head` and the index after it: "pick up", "tack weld", "take a picture"."""
@@ -498,6 +605,10 @@ class _Sentence(Constructions):
             lead = [t.low for t in self.t[start:head]]
             verb_tok = self.t[head]
             action, i = self._verb_phrase(head, end)
+        light = self._light_giving(head, end)
+        passing = head >= 0 and verb_tok.verb in self.v.constructions.passes  # "pass it under the lamp": a way, no hand-over
+        if light is not None:
+            action = light[0]  # "give it a quick scan": the scan is the action, "it" its thing
         negated = any(w in NEGATORS for w in lead) or (self.t[head - 1].low == "not" if head > 0 else False)
         order = self._order(lead, index)
         objects: list[ObjectRef] = []
@@ -520,7 +631,7 @@ class _Sentence(Constructions):
             i += 1  # "take a picture of position 1"
         while i < end:
             tok = self.t[i]
-            in_order = self._phrase(i, end, IN_ORDER)
+            in_order = self._phrase(i, end, IN_ORDER) or self._phrase(i, end, ON_THE_WAY)
             if in_order:
                 i += in_order  # "at Pos_1 and Pos_5, one after the other": the order of the list (`clauses`), no place "one"
                 continue
@@ -597,6 +708,13 @@ class _Sentence(Constructions):
                     places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere
                 continue
             prep = self._preposition(i, end)
+            if passing and objects and tok.low in self.v.constructions.passes_along and (prep is None or prep[1] == 1):
+                np, j = self._noun_phrase(i + 1, end)
+                if np is not None and (np.head is not None or np.labels):
+                    passed_by.append(self._place(np))  # "pass it under the inspection lamp": a place on the way
+                    action = action if action in _CARRYING_ACTIONS - {"handover"} else "transfer"
+                    i = j
+                    continue
             if action == "leave" and tok.low == "on" and (i + 1 == end or self.t[i + 1].kind == "punct" or self.t[i + 1].low in CONJUNCTIONS):
                 keep_on = True  # "leave the torch on": keep it mounted (and use it), not "leave it alone"
                 i += 1
@@ -685,7 +803,10 @@ class _Sentence(Constructions):
                 places.append(("recipient", PlaceRef(tok.text, "operator", "operator")))
                 i += 1
                 continue
-            np, j = self._noun_phrase(i, end)
+            if light is not None and i == light[1]:
+                i = light[2]  # the activity's noun phrase ("a quick steam") names no thing
+                continue
+            np, j = self._noun_phrase(i, light[1] if light is not None and i < light[1] else end)
             if np is not None and j + 1 < end and self.t[j].low == "of" and prep is None:
                 whole, k = self._noun_phrase(j + 1, end)
                 # ("images of Pos_1 and Pos_2": for a work action, what the images are of is where it happens)
@@ -706,8 +827,8 @@ class _Sentence(Constructions):
                         place = PlaceRef(place.text, place_key(before.kind, place.label, None, None), before.kind, place.label,
                                          words=before.words)  # "seams 1 and 5"
                     places.append((last_role, place))  # "to A and B"
-                elif action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or \
-                        (action in WORK and self._names_place(np)):
+                elif (action == "move_to" or action == "return_home" and (self._names_place(np) or np.head is None) or
+                      (action in WORK and self._names_place(np))) and not (light is not None and i < light[1]):
                     places.append(("location", self._place(np)))
                     last_role = "location"
                 elif action == "handover" and not objects and not any(role == "recipient" for role, _ in places) and \
@@ -746,6 +867,10 @@ class _Sentence(Constructions):
             # ruled out, the thing still goes
             return [Clause(None, verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end,
                            excluded_places=tuple(excluded_places + passed_by), order=order, mentions=tuple(objects))]
+        if passing and passed_by and not negated and not places:
+            # "pass it under the scanner on the way": the thing is shown there on its way, no move of its own
+            return [Clause(**{**_fields(stop_on_the_way(place, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end, order)),
+                              "objects": tuple(objects[:1])}) for place in passed_by]
         if head >= 0 and action == "place" and verb_tok.low in self.v.constructions.place_verbs and len(places) > 1 and \
                 places[0][1].text == verb_tok.text and all(role in ("goal", "location") for role, _ in places[1:]):
             places = [("goal", places[1][1])] + places[2:]  # "bin it in the scrap bin": the bin named is where it goes
@@ -756,6 +881,13 @@ class _Sentence(Constructions):
         if action == "touch" and not negated:
             action = None
         negated = negated or (leave_alone and action is None)
+        if action == "inspect" and not negated and len(places) > 1 and places[0][0] == "location" and \
+                all(role == "goal" for role, _ in places[1:]) and subordinate is None and statement is None:
+            # "hold it over the steamer, then onto the brim press": held at the one place, then put down at the other
+            at = Clause("inspect", verb_tok.text, self.t[start].start, self.t[max(i, head + 1, 1) - 1].end, tuple(objects),
+                        places[:1], manner=tuple(manner), order=order)
+            it = ObjectRef("", None, pronoun=True)
+            return [at, Clause("place", verb_tok.text, at.start, at.end, (it,), tuple(places[1:]), order="sequence")]
         clause = Clause(action if action != "leave" else None, verb_tok.text, self.t[start].start if self.t else 0,
                         self.t[max(i, head + 1, 1) - 1].end if self.t else 0,
                         tuple(objects), tuple(places), tuple(excluded), negated, tuple(manner), order,
@@ -793,7 +925,10 @@ class _Sentence(Constructions):
         if i >= end or self._preposition(i, end) is not None or (self._action(i) is not None and self._is_head(i)) \
                 or self._phrase(i, end, EXCEPT) or self.t[i].low in SUBJECTS:
             return False
-        np, _ = self._noun_phrase(i, end)
+        np, j = self._noun_phrase(i, end)
+        if np is not None and np.tokens[-1].low == "one" and np.tokens[0].low == "the" and \
+                (prep := self._preposition(j, end)) is not None and prep[0] in ("location", "source"):
+            return True  # "…, then the one on shelf 3 to the cart": another of the thing named before, told apart by where it is
         return np is not None and not self._names_place(np) and np.head is not None and np.head.low not in self.v.en_pronouns
 
     def _clause_from(self, i: int, end: int, action: str | None, verb_tok: Token) -> list[Clause]:
@@ -802,6 +937,10 @@ class _Sentence(Constructions):
             i += 1
         sub = _Sentence(self.t[i:end], self.text, self.v)
         sub.shared = (action, verb_tok)
+        if any(t.verb in self.v.constructions.goes_to and t.low != t.verb for t in sub.t[1:]):
+            stated = sub._fact_or_context(0, len(sub.t))  # "…, then the one on shelf 3 goes to the cart as well": a statement
+            if stated.action is not None:
+                return [stated]
         return sub._clause(0, -1, len(sub.t), 1)
 
     def _subordinate(self, i: int, end: int) -> tuple[str | None, list[Clause]] | None:

@@ -32,6 +32,9 @@ from plan_verifier.semantic.english_phrases import (COURTESY, DETERMINERS, EXCEP
 from plan_verifier.semantic.language import Token, verb_lemma
 from plan_verifier.semantic.vocabulary import vocabulary
 
+#: Words that open a relative clause after a noun ("the coil that's on the bench", "the mug which is in sink 2").
+_RELATIVE = frozenset({"that's", "thats", "that", "which", "which's", "who", "who's", "whose"})
+
 #: A wish for a state ("I'd like the cube in bin 2", "I need it moved"): the speaker, and the verbs of wanting.
 _WISH = frozenset({"i", "we", "i'd", "we'd", "like", "need", "want", "would", "wanna", "love"})
 _BE = frozenset({"be", "sit", "lie", "rest", "stand", "stay", "remain", "belong"})
@@ -187,10 +190,30 @@ class Constructions(Phrases):
             be = next((i for i, tok in enumerate(t) if i > 0 and tok.low in ("has", "have", "had")), None)
         mentioned = tuple(self._mentioned(start, end, be))
         where = self._subject_place(start, start + be) if be and len(mentioned) == 1 else None
+        if where is None and len(mentioned) == 1:
+            where = self._relative_place(start, end)  # "The string coil that's on the tuning bench —": it is taken from there
         if where is not None:
             # "The radio on the right cart is dead", "The candle on rack 1 has set": whatever is said of it, the thing is there
             return Clause(None, "", t[0].start, t[-1].end, mentioned, (("location", where),), fact=True, mentions=mentioned)
         return Clause(None, "", t[0].start, t[-1].end, fact=True, mentions=mentioned)
+
+    def _relative_place(self, start: int, end: int) -> PlaceRef | None:
+        """The place a relative clause after the sentence's thing puts it ("the coil that's on the tuning bench", "the mug
+        which is sitting in sink 2"): a relative pronoun, be or a word of where it is, a preposition of where and a place
+        of a known kind; None otherwise."""
+        r = next((k for k in range(start + 1, end) if self.t[k].low in _RELATIVE and self.t[k - 1].kind == "word"), None)
+        if r is None:
+            return None
+        k = r + 1
+        while k < end and (self.t[k].low in ("is", "are", "was", "still", "now", "currently", "already", "just") or
+                           self.t[k].low in self.v.constructions.where_it_is):
+            k += 1
+        prep = self._preposition(k, end)
+        if prep is None or prep[0] != "location":
+            return None
+        np, _ = self._noun_phrase(k + prep[1], end)
+        place = self._place(np) if np is not None and self._names_place(np) else None
+        return place if place is not None and place.kind is not None and place.kind != "position" else None
 
     def _subject_place(self, start: int, end: int) -> PlaceRef | None:
         """The place a subject locates its one thing at ("the radio on the right cart", "the mug sitting in sink 2"): a
@@ -442,11 +465,26 @@ class Constructions(Phrases):
                 routes.append(("goal" if p[0] == "location" else p[0], self._place(np2)))
         return routes, excluded
 
+    def _imperative_verb(self, i: int) -> bool:
+        """A word that opens a sentence as its verb though the vocabulary has no action for it ("Steam the felt hood:",
+        "Glaze the mug:"): a verb, no thing or place the vocabulary knows, and an article or a possessive right after it."""
+        tok, after = self.t[i], self.t[i + 1]
+        return tok.kind == "word" and is_verb(tok.low) and tok.noun not in self.v.en_objects and tok.noun not in self.v.en_places \
+            and after.low in ("the", "a", "an", "this", "that", "these", "those", "its", "their", "your", "my", "our")
+
     def _mentioned(self, start: int, end: int, be: int | None) -> list[ObjectRef]:
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
         stop = start + be if be else end
+        if start + 1 < stop and self._imperative_verb(start):
+            # "Steam the felt hood: take it off …", "Weigh the bag of M4 screws: …": a verb the vocabulary lacks, then the
+            # thing it is done to — its object, whatever place its noun may name elsewhere ("Mark the cylindrical cell:")
+            np, _ = self._noun_phrase(start + 1, stop)
+            obj = self._object(np) if np is not None and np.head is not None and not self._is_person(np) else None
+            return [obj] if obj is not None and obj.noun and not obj.generic and not obj.pronoun else []
+        # "The string coil that's on the tuning bench —": a relative clause says where or which, it names no thing
+        stop = next((k for k in range(start + 1, stop) if self.t[k].low in _RELATIVE and self.t[k - 1].kind == "word"), stop)
         # "The cup on shelf 1 of the kiln has a crack": what stands after a preposition of place is where, not a thing
         stop = next((k for k in range(start + 1, stop) if (prep := self._preposition(k, stop)) is not None and prep[0] in ("location", "source", "goal")),
                     stop)

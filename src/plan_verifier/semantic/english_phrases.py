@@ -45,6 +45,8 @@ _RELATIVE_WORDS = frozenset({"that", "that's", "which", "which's", "who", "is", 
 EXCEPT = ("except for", "except", "excluding", "but not", "other than", "apart from", "besides", "not")
 #: Phrases that order every task of their sentence as written; never part of a noun phrase ("seams 2 and 4 one after another").
 IN_ORDER = ("in that order", "in this order", "in order", "one after the other", "one after another", "in sequence", "in turn")
+#: Phrases that say a stop is made while the thing travels, naming no place ("check it at the scanner on the way").
+ON_THE_WAY = ("on the way there", "on the way", "on its way", "on their way", "along the way", "en route", "in passing")
 #: Modal verbs: after one, a verb is a head only when the robot (or "you") is the subject.
 #: Subjects that start a sentence of their own inside a clause ("..., we're in a hurry", "..., I'll grab it later").
 SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "it's", "there's", "that's", "we've",

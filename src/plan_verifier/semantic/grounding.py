@@ -407,6 +407,8 @@ def _pairs(slots, transfers, chosen: dict[int, int], compared) -> tuple[Pair, ..
     pairs = []
     distinct_objects = _distinct([slots[s][1].obj for s in range(len(slots))])
     distinct_dest = _distinct_places([slots[s][1].destination for s in range(len(slots))])
+    # ("the oyster tray on shelf 1 …, then the one on shelf 3 …": two things told apart only by where they are taken from)
+    distinct_src = _distinct_places([slots[s][1].source for s in range(len(slots))])
     for s, (order, task, _many) in enumerate(slots):
         t = chosen.get(s)
         if t is None:
@@ -415,7 +417,7 @@ def _pairs(slots, transfers, chosen: dict[int, int], compared) -> tuple[Pair, ..
             continue
         obj, src, dst = compared[(s, t)]
         by_evidence = (obj.same and distinct_objects and task.obj is not None and task.obj.noun is not None) or \
-            (dst.same and distinct_dest)
+            (dst.same and distinct_dest) or (src.same and distinct_src)
         pairs.append(Pair(task, order, transfers[t], obj, src, dst, by_evidence))
     return tuple(pairs)
 

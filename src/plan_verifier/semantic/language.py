@@ -321,16 +321,21 @@ def _loanword_split(morphs: list[Morph]) -> list[Morph]:
     return out
 
 
+#: Marks that join two Latin pieces written against them into one word: a hyphen ("hand-over") and an apostrophe ("lion's").
+_WORD_JOINERS = frozenset({"-", "'", "’"})
+
+
 def _hyphenated(morphs: list[Morph]) -> list[Morph]:
     """"hand-over point로", "pick-up shelf에": Kiwi cuts a hyphenated English word at its hyphen; written without spaces
-    it is one word (else "hand" would stand as a noun of its own, a thing before the place)."""
+    it is one word (else "hand" would stand as a noun of its own, a thing before the place). A possessive is cut the same
+    way ("lion's mane block": lion + ' + s): it is one word too, else the owner and the rest would be two things."""
     out: list[Morph] = []
     for m in morphs:
-        if m.tag == "SL" and len(out) >= 2 and out[-1].form == "-" and out[-2].tag == "SL" and out[-2].end == out[-1].start \
-                and out[-1].end == m.start:
-            out.pop()
+        if m.tag == "SL" and len(out) >= 2 and out[-1].form in _WORD_JOINERS and out[-2].tag == "SL" and \
+                out[-2].end == out[-1].start and out[-1].end == m.start:
+            mark = out.pop()
             first = out.pop()
-            out.append(Morph(f"{first.form}-{m.form}", "SL", first.start, m.end))
+            out.append(Morph(f"{first.form}{mark.form}{m.form}", "SL", first.start, m.end))
             continue
         out.append(m)
     return out

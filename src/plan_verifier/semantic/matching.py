@@ -57,6 +57,9 @@ def same_word(a: str, b: str) -> bool:
     short, long_ = sorted((la, lb), key=len)
     if len(short) >= 3 and long_.startswith(short):
         # "alu", "cyl": a cut-off word; "sinter", "polish": a word and its derivation; but "pin" and "pinion" are two words
+        # — and so are "rack" and "racket": a noun the vocabulary knows, then letters that make no derivation of it
+        if _known_noun(short) and is_english(long_) and long_[len(short):] not in _DERIVATIONS:
+            return False
         return not _both_known(short, long_) and (len(short) >= 4 or not is_english(short))
     return _abbreviates(short, long_)
 
@@ -72,6 +75,16 @@ def _verb_stem(word: str) -> str | None:
 
 def _lemma(word: str) -> str:
     return noun_lemma(word) if word.isalpha() else word
+
+
+#: Endings that derive a word from another ("polish" / polishing, "sinter" / sintered, "cap" / capper).
+_DERIVATIONS = frozenset({"s", "es", "er", "ers", "ing", "ings", "ed", "ion", "ions", "ation", "ment", "ments", "r", "d", "per", "ped",
+                          "ping", "ter", "ted", "ting"})
+
+
+def _known_noun(word: str) -> bool:
+    v = vocabulary()
+    return word in v.en_objects or word in v.en_places
 
 
 def _both_known(short: str, long_: str) -> bool:

@@ -125,6 +125,8 @@ class Constructions:
     place_verbs: frozenset[str]  # "bin it", "compost the roses": a verb that names where the thing goes
     via: frozenset[str]  # "past", "skip": passing a place on the way (negated, the place is ruled out)
     ko_via: frozenset[str]  # 거치, 들르: the same in Korean (verb stems)
+    passes: frozenset[str]  # "pass", "run": with the thing and a place under/over/past it, that place is on the way
+    passes_along: frozenset[str]  # "under", "over", "past": the prepositions of such a way
     ko_keep_empty: frozenset[str]  # 비우 (+ 두/놓): a place kept empty, where nothing may be put
     whole_cell: frozenset[str]  # "cell", "셀": the whole workplace, named in a heading ("Weld cell: …")
     tool_change: frozenset[str]  # "swap", "change": with two tools, a tool change
@@ -149,6 +151,7 @@ def _constructions(data: Mapping[str, Any]) -> Constructions:
         where_it_is=en("where_it_is"), ko_where_it_is=frozenset(str(w) for w in data["where_it_is"].get("ko", ())),
         list_markers=tuple(str(m) for m in data["list_markers"]), place_verbs=en("place_verbs"),
         via=en("via"), ko_via=frozenset(str(w) for w in data["via"].get("ko", ())),
+        passes=en("passes"), passes_along=frozenset(str(w).lower() for w in data["passes"]["along"]),
         ko_keep_empty=frozenset(str(w) for w in data["keep_empty"]["ko"]),
         whole_cell=en("whole_cell") | frozenset(str(w) for w in data["whole_cell"].get("ko", ())),
         tool_change=en("tool_change"), empties=en("empties"), tools=frozenset(str(w) for w in data["tool_change"]["tools"]),

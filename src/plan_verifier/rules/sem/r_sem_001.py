@@ -62,7 +62,7 @@ class RSem001(SemanticRule):
             if sure is not None and object_in_place(task):
                 unverified.append(f"the {want}: the instruction's words for it are part of a place's name")
             elif sure is not None and c.relation == OTHER_WORDS and c.found is not None and c.found.obj is not None and \
-                    overlaps(c.found.obj.words or (c.found.obj.noun,), text_nouns(g.instruction.text)):
+                    overlaps(_own_words(c.found.obj, task.obj), text_nouns(g.instruction.text)):
                 # the instruction names the plan's thing too ("Sample jar's label smudged …"): the reader took another word
                 # of it for the object
                 unverified.append(f"the {want}: the plan names the {c.found.obj.describe()} ({quote(c.found)}), which the "
@@ -95,6 +95,14 @@ class RSem001(SemanticRule):
                                   suggestion=f"Use the {task.obj.describe()}", expected=task.obj.describe(), found=c.found.quote)
         if unverified and not judged:
             yield self.abstain(unverified)
+
+
+def _own_words(found, asked) -> tuple[str, ...]:
+    """The words of the plan's thing that are not the asked thing's own ("tennis" of `TennisRacket` for "the badminton
+    racket"): only those say the instruction names the plan's thing elsewhere; the head noun both share says nothing."""
+    words = found.words or (found.noun,)
+    own = tuple(w for w in words if w and w not in asked.words and w != asked.noun)
+    return own
 
 
 def _a_tool(obj, g) -> bool:

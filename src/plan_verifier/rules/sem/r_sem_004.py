@@ -82,7 +82,8 @@ def _say(text: str, task, other) -> str:
     if task.obj is not None and other.obj is not None and task.obj.describe() == other.obj.describe():
         return said(text[task.start:task.end])
     if task.obj is not None and task.action not in ("move_to", "return_home"):
-        return f"the {task.obj.describe()}"
+        what = task.obj.describe()
+        return what if what.lower().startswith(("the ", "a ", "an ")) else f"the {what}"  # "the one on shelf 3"
     if task.destination is not None:
         return task.destination.text
     if task.at is not None:

@@ -8,7 +8,7 @@ from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.instruction import object_in_place
 from plan_verifier.rules.sem._evidence import agrees
 from plan_verifier.semantic.grounding import ABSENT, Comparison, carried_words, compare_place, same_object, stop_without_thing
-from plan_verifier.semantic.places import OTHER_KIND
+from plan_verifier.semantic.places import OTHER_KIND, SAME, relate
 from plan_verifier.semantic.language import identifier_words, noun_lemma
 from plan_verifier.semantic.activity import Spot
 from plan_verifier.semantic.clauses import ROBOT_PARTS
@@ -173,7 +173,8 @@ class RSem005(SemanticRule):
     def _stop_on_way(self, task, place, carrier, activity, what, text, confirmed=False):
         """None when the carrying transfer passes `place`; a finding when every held move names another place and the
         transfer's own stage was understood (or is `confirmed` by another stage met on the way); else what to abstain on."""
-        stop = _stop(place, carrier.transfer, activity, carried_words(carrier.task))
+        stop = _stop(place, carrier.transfer, activity, carried_words(carrier.task),
+                     others=(carrier.task.source, carrier.task.destination))
         if stop is None:
             return None
         if not stop.differs or not (confirmed or agrees(carrier.destination)):
@@ -196,6 +197,10 @@ class RSem005(SemanticRule):
             return None
         if not (task.stage < carrier.task.stage or task.start < carrier.task.end):
             return None  # "take it to the QA desk and check it there": said after the move, it may be done where it ends up
+        if any(o.release is not None and o.release.xyz is not None and t.grasp.xyz is not None and
+               o.release.step.index < t.grasp.step.index and
+               sum((a - b) ** 2 for a, b in zip(o.release.xyz, t.grasp.xyz)) <= 30.0 ** 2 for o in activity.transfers):
+            return None  # taken up where an earlier transfer set it down: it may have been done there ("water it, then …")
         previous = t.grasp.xyz
         carried = carried_words(carrier.task)
         for v in activity.visits:
@@ -402,9 +407,13 @@ def _same_side(a, b) -> bool:
     return None in sides or sides[0] == sides[1]
 
 
-def _stop(place, transfer, activity, carried) -> Comparison | None:
+def _stop(place, transfer, activity, carried, others=()) -> Comparison | None:
     """Whether the carrying transfer passes the place this stage names: None when it does (or names none); a
-    difference when the moves while holding the object name other places only; absent when they name none."""
+    difference when the moves while holding the object name other places only; absent when they name none.
+
+    A move named in words that do not compare with the stop ("the tension gauge" against `PickupShelf_Above`) is
+    another place still when it is one of the `others` — the places the instruction itself names for the same
+    carrying, where it is taken from or put down: the speaker told the two apart."""
     if place is None or place.key in ROBOT_PARTS or place.key in activity.tools:
         return None  # "gripper로 … 빼서": the tool it is done with, not a stop
     if compare_place(place, transfer.grasp, activity.positions, carried).same:
@@ -419,6 +428,8 @@ def _stop(place, transfer, activity, carried) -> Comparison | None:
         c = compare_place(place, spot, activity.positions, carried)
         if c.same:
             return None
+        if not c.differs:
+            c = _named_as_other(place, spot, others, activity, carried) or c
         if not c.differs and not _above(spot.xyz, previous):
             # a move it does not name, or names in words that compare with nothing, may be the one to that place
             return Comparison(ABSENT, detail="names nothing")
@@ -427,6 +438,28 @@ def _stop(place, transfer, activity, carried) -> Comparison | None:
     if named is None:
         return Comparison(ABSENT, detail="names nothing")
     return Comparison(OTHER_KIND, named, "another place")
+
+
+def _named_as_other(place, spot, others, activity, carried) -> Comparison | None:
+    """The spot is another place the instruction names for this carrying (its source or destination), which the stop is
+    not: a difference, found in the spot's name; None otherwise."""
+    for other in others:
+        if other is None or relate(place, other).kind == SAME:
+            continue
+        c = compare_place(other, spot, activity.positions, carried)
+        if c.same and c.found is not None and not c.contradicted and _shares_a_word(other, c.found.quote):
+            return Comparison(OTHER_KIND, c.found, f"{other.text}, not {place.text}")
+    return None
+
+
+def _shares_a_word(place, quote: str) -> bool:
+    """The program's name says one of the place's own words ("pickup shelf" / `p_racket_pickup_shelf_above`), not only a
+    word of its kind (`XrayCabinet` is a cabinet, a kind of shelf, but no "grey rack")."""
+    named = {noun_lemma(w.lower()) for w in identifier_words(quote)} | {w.lower() for w in re.findall(r"[A-Za-z]+|[\uac00-\ud7a3]+", quote)}
+    return any(noun_lemma(w) in named or w in named for w in place.words if w not in _ARTICLES)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _above(xyz, previous) -> bool:

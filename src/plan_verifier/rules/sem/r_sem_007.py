@@ -101,9 +101,18 @@ class RSem007(SemanticRule):
             named = [n for n in t.objects if n.obj is not None]
             # (what the extra transfer's name says at its grasp: at a release the same word may be the place both are put
             # down at, `modfix`)
+            apart = {id(n) for n in t.grasp.objects if n.obj is not None and not _regrasp(t, g) and _told_apart_by_program(n.obj, g, t)}
             if any(compare_object(a, [n]).same for a in asked for n in named) or \
                     any(_named_again(o, n.obj) and not _place_of_both(n.obj, (done_by.grasp, t.grasp)) and not _modifies_a_place(n)
-                        for o, done_by in done for n in t.grasp.objects if n.obj is not None):
+                        for o, done_by in done for n in t.grasp.objects if n.obj is not None and id(n) not in apart):
+                moved_on = _moved_on(t, g)
+                if moved_on is not None:
+                    pair, found = moved_on
+                    judged = True
+                    yield self.judged(f"Unrequested task: the instruction puts the {_what(pair.task)} on {pair.task.destination.text} "
+                                      f"({said(text[pair.task.start:pair.task.end])}), but the plan then takes it on elsewhere "
+                                      f"({quote(found)})", 0.75, step=t.grasp.step.index, span=t.grasp.step.span,
+                                      suggestion=f"Remove the transfer at step {t.grasp.step.index}", found=found.quote, kind="extra_task")
                 continue  # the same object handled again (a re-grasp): not another task
             # what the instruction names as a place ("the carton", "crack camera 들러") is where things go, not a thing carried
             # (nor is a word of the place the program names at that very spot: "plating" of "miso bowl: plating station → …")
@@ -115,6 +124,8 @@ class RSem007(SemanticRule):
                 continue
             named = carried
             again = next((n for n in named if _named_by_instruction(n.obj, g)), None)
+            if again is not None and not _regrasp(t, g) and _told_apart_by_program(again.obj, g, t):
+                again = None  # "Clipper" where the program calls the asked thing "ClipperBlade": another thing
             if again is not None:
                 # another leg of a thing the instruction moves: a stop or step on its way the reader did not read
                 unverified.append(f"the grasp at step {t.grasp.step.index}: the plan moves the {again.obj.describe()} again "
@@ -300,12 +311,16 @@ def _attributes_fit(a, b) -> bool:
     return all(x is None or y is None or x == y for x, y in ((a.color, b.color), (a.material, b.material), (a.size, b.size)))
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some", "its", "their"})
+
+
 def _said_in_passing(obj, g) -> bool:
     """Is the thing named, with a place, in a sentence the reader took for context ("Load the centrifuge: the vial from
     rack B goes in after …")? Then the instruction may ask to move it there: no ground to reject. ("The blue cube stays
     where it is" names no place: moving the cube is still nothing anybody asked for.)"""
     v = vocabulary()
-    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "") if w))
+    words = tuple(dict.fromkeys(w.lower() for w in (*obj.words, *re.findall(r"\w+", obj.text or ""), obj.noun or "")
+                                if w and w.lower() not in _DETERMINERS))  # ("the felt hood" and "… on the brim press": no word in common)
     if not words:
         return False
     text = g.instruction.text
@@ -331,6 +346,45 @@ def _all_tasks_done(g) -> bool:
     return bool(g.pairs) and _fully_read(g) and all(
         p.transfer is not None and (p.object.same or p.source.same and p.destination.same)
         for p in g.pairs)
+
+
+def _moved_on(t, g):
+    """The pair whose transfer put its thing down where this later transfer of the same thing picks it up (within 30 mm),
+    when this one takes it to a place the program names as another than the task's destination, in an instruction read
+    whole whose every task is done: the thing does not end where the instruction puts it ("Put the tray on the scale",
+    then on to the packing cart). (pair, the program's name of the other place), or None."""
+    here, there = t.grasp.xyz, t.release.xyz if t.release is not None else None
+    if here is None or there is None or _close(here, there) or not _all_tasks_done(g):
+        return None
+    for p in g.pairs:
+        r = p.transfer.release if p.transfer is not None else None
+        if r is None or r.xyz is None or p.task.destination is None or p.task.action == "pick" or \
+                t.grasp.step.index < r.step.index or not _close(here, r.xyz):
+            continue
+        c = compare_place(p.task.destination, t.release, g.activity.positions, tuple(p.task.obj.words) if p.task.obj else ())
+        if c.differs and not c.contradicted and c.found is not None:
+            return p, c.found
+    return None
+
+
+def _close(a, b) -> bool:
+    return sum((x - y) ** 2 for x, y in zip(a, b)) <= 30.0 ** 2
+
+
+def _told_apart_by_program(obj, g, t) -> bool:
+    """The word is a modifier of an object the instruction asks for ("clipper" of "the clipper blade"), the program names
+    that object by its head noun at the transfer that carries it out (`ClipperBlade_…`) and never at this transfer `t`
+    (`Clipper_ChargingDock_Grasp`): the program itself tells the thing called by the modifier alone apart from the one
+    asked for."""
+    for p in g.pairs:
+        asked = p.task.obj
+        if asked is None or asked.noun is None or obj.noun is None or obj.noun == asked.noun or \
+                obj.noun not in asked.words or p.transfer is None or p.transfer is t or \
+                any(n.obj is not None and n.obj.noun == asked.noun for n in t.objects):
+            continue
+        if any(n.obj is not None and n.obj.noun == asked.noun for n in p.transfer.objects):
+            return True
+    return False
 
 
 def _taken_again(t, g):
