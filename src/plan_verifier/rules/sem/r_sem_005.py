@@ -39,9 +39,7 @@ class RSem005(SemanticRule):
     transfers; a later stage of an object already carried ("show it to the
     camera, then put it in the box") is a stop on that transfer's way, missing
     only when every held move names another place. Anything resting on words
-    it could not ground makes the rule abstain — so do two objects written side
-    by side that the program names with one name ("lion's mane block" read as
-    a lion and a mane block; the program carries `LionSManeBlock`).
+    it could not ground makes the rule abstain.
 
     **Unsafe**::
 
@@ -103,11 +101,6 @@ class RSem005(SemanticRule):
             if not _certain(task, activity, g.instruction) or needed <= found:
                 unverified.append(f"'{said(text[task.start:task.end])}': the plan has {found} grasp-and-release cycle(s), and the "
                                   "reader is unsure the instruction asks for more")
-                continue
-            also = _named_with_another(task, g.pairs, text)
-            if also is not None:
-                unverified.append(f"'{said(text[task.start:task.end])}': the plan carries a thing it names like both the {what} and "
-                                  f"the {also}; the reader may have split one name in two")
                 continue
             judged = True
             yield self.judged(f"Missing step: the instruction asks to {_ASKED.get(task.action, 'move')} the {what} "
@@ -315,35 +308,6 @@ def _certain(task, activity, instruction) -> bool:
         return True
     named = [n for t in activity.transfers for n in t.objects if n.obj is not None]
     return any(same_object(obj, n.obj) or obj.noun.lower() in (w.lower() for w in identifier_words(n.quote)) for n in named)
-
-
-def _named_with_another(task, pairs, text: str) -> str | None:
-    """Another object of the instruction, written right beside this one ("lion's mane block" read as a lion and a mane
-    block), that the program names with the same words as this one (`LionSManeBlock`): two readings of one name, not two
-    things to carry."""
-    for pair in pairs:
-        other = pair.task.obj
-        if pair.transfer is None or other is None or _key(other) == _key(task.obj) or not _beside(task.obj, other, text):
-            continue
-        t = pair.transfer
-        for n in (*t.objects, *t.grasp.names, *(t.release.names if t.release else ())):
-            said_there = {noun_lemma(w.lower()) for w in identifier_words(n.quote)}
-            if _words_in(task.obj, said_there) and _words_in(other, said_there):
-                return other.describe()
-    return None
-
-
-def _words_in(obj, words: set[str]) -> bool:
-    """Does a name say every word of the description (a possessive's lone "s" aside)?"""
-    own = [noun_lemma(w.lower()) for w in obj.words if w.lower() != "s"]
-    return bool(own) and all(w in words for w in own)
-
-
-def _beside(first, second, text: str) -> bool:
-    """Is one description written right after the other, with nothing but a possessive between them?"""
-    low = text.lower()
-    a, b = first.text.lower().strip(), second.text.lower().strip()
-    return bool(a and b) and any(re.search(re.escape(x) + r"\s*(?:['’]s?)?\s*" + re.escape(y), low) for x, y in ((a, b), (b, a)))
 
 
 def _sides() -> frozenset[str]:
