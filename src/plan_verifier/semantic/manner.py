@@ -4,7 +4,7 @@ The clause readers attach a manner word to the verb it modifies. Written after a
 ("살살 다뤄 줘: A → B"), it modifies no verb they read, and the request's "how" was lost. When the instruction carries one
 thing only and nothing read a manner, an adverb of manner anywhere in it, not negated and not a permission ("빨리 해도
 괜찮아요", "no need to hurry"), says how that thing is carried. Adjectives stay out ("a quick scan", "the slow conveyor"):
-only adverbs, set phrases and a bare "slow"/"fast" that ends its clause count.
+only adverbs, set phrases ("as quick as you can") and a bare "slow"/"fast"/"quick" that ends its clause count.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from plan_verifier.semantic.vocabulary import Vocabulary, vocabulary
 
 #: Words before an English manner word that take it back: the reader's negators, and "not too fast", "no need to hurry".
 _EN_TAKEN_BACK = NEGATORS | {"too", "need", "needn't"}
+#: Adjectives of manner that count only where they end their clause ("…, fast." but not "the fast conveyor").
+_BARE = frozenset({"slow", "fast", "quick"})
 #: Words after a bare adjective of manner that close its clause ("…, slow.", "fast please").
 _EN_CLAUSE_END = frozenset({"please", "pls", "thanks", "now", "today"})
 #: What after a Korean manner word negates it or makes it a permission ("빨리 하지 마", "빨리 해도 괜찮아요", "천천히 할
@@ -43,7 +45,7 @@ def _english(text: str, v: Vocabulary) -> tuple[tuple[str, str], ...]:
                 continue
             after = tokens[i + len(words)] if i + len(words) < len(tokens) else None
             ends = after is None or after.kind == "punct" or after.low in _EN_CLAUSE_END
-            if len(words) > 1 or phrase not in ("slow", "fast") or ends:
+            if len(words) > 1 or phrase not in _BARE or ends:
                 out.append((kind, " ".join(t.text for t in tokens[i:i + len(words)])))
     return tuple(out)
 
