@@ -35,9 +35,11 @@ class RSem002(SemanticRule):
       between a crawl and a brisk move the word is too vague to judge.
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
-    * A hand-over ("hand it to the operator", "작업자에게 건네줘") released at a
-      place the program names as something else (0.9 / 0.8); the rule abstains
-      when the release point is not named. A release at what the program names
+    * A hand-over ("hand it to the operator", "작업자에게 건네줘", a carry whose
+      goal is a person: "towels to the groomer") released at a place the
+      program names as something else (0.9 / 0.8). In a TDL program a release
+      that waits for an input (or pauses at a hand-over pose) is the hand-over;
+      one that opens the gripper on arrival drops the thing (0.8). A release at what the program names
       a hand-over pose (`Handover_Pose`, "카운터 전달 위치") is the hand-over,
       whatever place the name also gives.
     * A thing to be set down on a support ("leave it on the pickup tray",
@@ -97,7 +99,7 @@ class RSem002(SemanticRule):
                                       manner=firm[0])
         unverified = []
         for pair in g.pairs:
-            if pair.task.action != "handover" or pair.transfer is None or pair.transfer.release is None:
+            if not _handing(pair.task) or pair.transfer is None or pair.transfer.release is None:
                 continue
             c = pair.destination
             what = pair.task.obj.describe() if pair.task.obj else "object"
@@ -126,7 +128,7 @@ class RSem002(SemanticRule):
             elif not _handover_pose(release) and not agrees(c):
                 unverified.append(f"the hand-over of the {what}: the plan does not name where it releases it (step "
                                   f"{release.step.index})")
-        handing = any(t.action == "handover" for t in reading.tasks)
+        handing = any(_handing(t) for t in reading.tasks)
         for pair in g.pairs:
             t = pair.transfer
             if handing or pair.task.action != "place" or pair.task.destination is None or t is None or t.release is None or \
@@ -236,6 +238,12 @@ def _carrying_speeds(g, kind: str) -> tuple[list[tuple[str, list]], list[float]]
         if words and inside:
             loaded.append((words[0], inside))
     return loaded, [v for s, v in g.activity.speeds if s.index not in held_at]
+
+
+def _handing(task) -> bool:
+    """Does the task give the thing to someone: a hand-over, or a carry whose goal is a person ("dive computer → front
+    desk 손님한테", "towels to the groomer")?"""
+    return task.action == "handover" or task.destination is not None and task.destination.kind == "operator"
 
 
 def _handover_pose(spot) -> bool:
