@@ -307,8 +307,10 @@ def test_paraphrases_never_reject_the_correct_program_and_catch_the_wrong_one(na
 
 @pytest.mark.parametrize("text", CONTEXT)
 def test_context_reasons_pronouns_and_lists_never_reject_a_correct_program(text) -> None:
+    # (a program right for "quickly" carries at the arm's default speed or faster)
+    speed = 250 if "quickly" in text or "빨리" in text else 150
     for style in STYLES + OPAQUE_STYLES:
-        assert not _critical(program(RED_BIN3, style), text), style
+        assert not _critical(program(RED_BIN3, style, speed=speed), text), style
 
 
 @pytest.mark.parametrize("style", STYLES + OPAQUE_STYLES)
@@ -320,9 +322,9 @@ def test_the_scene_programs_are_clean_at_standard(style) -> None:
 
 
 @pytest.mark.parametrize("text", ["Put the red cube into bin 3 quickly", "빨간 큐브를 3번 통에 빨리 넣어"])
-def test_quickly_is_read_and_only_a_crawl_contradicts_it(text) -> None:
-    """Between a crawl and a brisk move "quickly" is too vague to judge (250 mm/s answers it for some writers); a carry
-    never faster than 100 mm/s does not hurry."""
+def test_quickly_is_read_and_a_carry_below_the_default_speed_contradicts_it(text) -> None:
+    """250 mm/s, the arm's default speed, answers "quickly" for some writers; a carry that never reaches it does not
+    hurry."""
     from plan_verifier.semantic.instruction import read_instruction
 
     assert [k for k, _ in read_instruction(text).manner] == ["fast"]

@@ -30,9 +30,10 @@ class RSem002(SemanticRule):
       A TDL program that carries the object faster than it moves with the
       gripper empty (and above 100 mm/s) does not slow down for it either (0.75);
       nor does one that carries the only object of the instruction no slower.
-    * Manner "quickly", "빨리": a program that never carries the object faster
-      than a crawl (100 mm/s) does not hurry, however it moves empty (0.75);
-      between a crawl and a brisk move the word is too vague to judge.
+    * Manner "quickly", "빨리": a program that never carries the object as
+      fast as 250 mm/s (the arms' default Cartesian speed, the most "gently"
+      allows) does not hurry, however it moves empty (0.75; a crawl of at most
+      100 mm/s 0.85); at the default speed or faster the word is not judged.
     * "Grip tightly" / "꽉" with no Delay after the gripper closes (0.75,
       seed 000 §2.3).
     * A hand-over ("hand it to the operator", "작업자에게 건네줘", a carry whose
@@ -183,22 +184,27 @@ class RSem002(SemanticRule):
                 return
 
     def _slower_loaded(self, g):
-        """"Quickly", "빨리" and a program that never carries the object faster than a crawl (100 mm/s): it does not hurry,
-        whatever it does with the gripper empty (0.75). Between a crawl and a brisk move the word is too vague to judge
-        (250 mm/s answers "quickly" for some writers and "gently" for others). A TDL program's gripper timeline says
-        which moves carry; a JSON plan's moves are all counted. Joint moves (deg/s) say nothing about the tool's speed."""
+        """"Quickly", "빨리" and a program that never carries the object as fast as 250 mm/s — the default Cartesian speed
+        of the arms we verify (UR's 250 mm/s) and the most "gently" allows: it does not hurry, whatever it does with the
+        gripper empty (0.75 below it; a crawl, at most 100 mm/s, 0.85). A carry at the default speed or faster answers
+        "quickly" for some writers: not judged. A TDL program's gripper timeline says which moves carry; a JSON plan's
+        moves are all counted. Joint moves (deg/s) say nothing about the tool's speed."""
         loaded, _ = _carrying_speeds(g, "fast")
         if g.activity.format != "tdl":
             words = [w for k, w in tuple(g.instruction.manner) + tuple(m for p in g.pairs for m in p.task.manner) if k == "fast"]
             loaded = [(words[0], list(g.activity.speeds))] if words and g.activity.speeds else []
         for word, inside in loaded:
             step, v = max(inside, key=lambda sv: sv[1])
-            if v <= _CRAWL_MM_S:
+            if v < GENTLE_VELOCITY_MM_S:
+                crawl = v <= _CRAWL_MM_S
+                limit = _CRAWL_MM_S if crawl else GENTLE_VELOCITY_MM_S
+                how = f"carries it at a crawl, never faster than {fmt_number(limit)} mm/s" if crawl else \
+                    f"never carries it as fast as {fmt_number(limit)} mm/s, the arm's default speed"
                 yield self.judged(f"Velocity {fmt_number(v)} mm/s while carrying the object contradicts '{word}' in the instruction: "
-                                  f"the plan carries it at a crawl, never faster than {fmt_number(_CRAWL_MM_S)} mm/s", 0.75,
+                                  f"the plan {how}", 0.85 if crawl else 0.75,
                                   step=step.index, span=step.arg_span(_param(step)),
-                                  suggestion=f"Carry the object faster than {fmt_number(_CRAWL_MM_S)} mm/s",
-                                  manner=word, velocity=v, limit=_CRAWL_MM_S)
+                                  suggestion=f"Carry the object at {fmt_number(GENTLE_VELOCITY_MM_S)} mm/s or faster",
+                                  manner=word, velocity=v, limit=limit)
                 return
 
     def _speed(self, manner, speeds):
