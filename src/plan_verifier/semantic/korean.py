@@ -1235,7 +1235,7 @@ class _Reader:
                                    excluded_places=tuple([self._as_place(o) for o in passed] + [p for _, p in cur.places])))
             self.cur = _Clause()
             return
-        if stem in self.v.constructions.ko_via and not negated and action in (None, "move_to") and self._carried_via(order, end):
+        if stem in self.v.constructions.ko_via and not negated and action in (None, "move_to") and self._carried_via(order, end, action):
             return  # "탱크를 충전 스테이션에서 분석기 거쳐서 …": taken, shown on the way, carried on by the next clause
         if action == "move_to" and stem in _GO_STEMS and cur.topics and not negated and \
                 not any(o.count == 0 or self._is_place(_Phrase(list(korean_morphs(o.text)), o.text)) for o in cur.topics):
@@ -1341,13 +1341,13 @@ class _Reader:
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
 
-    def _carried_via(self, order: str | None, end: int) -> bool:
+    def _carried_via(self, order: str | None, end: int, action: str | None = None) -> bool:
         """"컵을 세척기에 들러서 선반에 올려", "tank를 fill station에서 O2 analyzer 거쳐서 tank rack에 세워줘": a verb of
         passing (`constructions.via`: 거치, 들르) with a thing (its object or topic, no place) and where it passes (a place
         with its particle, or the noun said bare right before the verb): the thing is taken — from the source the clause
         names — and held or shown there on its way (`_passing`); the next clause carries it on. Emits the
         clauses and says True; False (nothing emitted) when the clause is no such passing."""
-        passed = self._place_passed()
+        passed = self._place_passed() if action is None else None  # ("A에 들렀다가 B로 가": the robot's own way, visits)
         if passed is not None:
             self.out.append(self._passing(passed, end, order))
             self.cur = _Clause()
