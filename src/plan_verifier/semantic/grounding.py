@@ -172,10 +172,11 @@ def _on_the_robot(place: PlaceRef | None) -> bool:
 def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tuple[str, object, Named]]:
     """Routines and releases at places the instruction rules out ("don't weld seam 5", "not bin 3"),
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
-    asked = {t.destination.key for t in instruction.tasks if t.destination is not None}
+    asked = {p.key for t in instruction.tasks for p in (t.destination, t.source) if p is not None}
     for action, place in instruction.excluded_places:
         if place.label is None and place.key in asked:
-            continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
+            continue  # "not the bin" while asking for another bin (to put it in or take it from: "프런트 데스크 말고 정비
+            # 작업대에 있는 거"): the class alone cannot tell the two apart
         worked = False
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
@@ -513,7 +514,22 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
         got.noun in vocabulary().measure_words.get(want.noun, ()) or \
         bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
-        bool(want.words) and overlaps(want.words[-1:], got.words)  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
+        bool(want.words) and overlaps(want.words[-1:], got.words) and not korean_head_modifies(want, got)
+    # (셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`)
+
+
+def korean_head_modifies(want: ObjectRef, got: ObjectRef) -> bool:
+    """Is the thing the instruction names only a modifier of another Korean noun on the other side — "고사리 표본" (a fern
+    specimen) against "표본 폴더" (a specimen folder), "약병" against "약병 뚜껑"? A Korean compound's last noun is its
+    head: the other names a folder, a lid, a thing of its own, not the specimen. (A measure or packing noun at the end —
+    "표본 세트" — still names the specimens.)"""
+    words = got.words
+    if len(words) < 2 or not want.words or not all(has_hangul(w) for w in (*words, *want.words)):
+        return False
+    head = words[-1]
+    if head in vocabulary().measures or overlaps(want.words[-1:], (head,)):
+        return False
+    return overlaps(want.words[-1:], words[:-1])
 
 
 @functools.lru_cache(maxsize=8192)
@@ -621,6 +637,8 @@ def _named_in_part(want: ObjectRef, named: Named) -> bool:
     if not words or not overlaps(want.words, words):
         return False
     head = want.words[-1]
+    if named.source != IDENTIFIER and korean_head_modifies(want, got):
+        return False  # "고사리 표본" and a comment's "표본 폴더": the specimen names which folder
     return overlaps((head,), words) or not any(w.isascii() == head.isascii() for w in words if w.isalpha())
 
 

@@ -243,7 +243,8 @@ class _Reader:
                 i += 2
                 continue
             if mo.tag == "VCP" and i + 1 < n and m[i + 1].tag == "EF" and not self.cur.manner and \
-                    {role for role, _ in self.cur.places} == {"source"}:
+                    {role for role, _ in self.cur.places} == {"source"} and not self.cur.excluded_places:
+                # ("싱크대 말고 건조대에 있는 거요": a place ruled out with it is read as in "… 있는 거.", below)
                 # "트리밍 스테이션에 있는 테스트 프레싱이야": what the thing named before is, and where it is — a statement,
                 # no task; the noun restates the thing
                 self.cur.objects, self.cur.topics = [], []
@@ -582,7 +583,76 @@ class _Reader:
                                                                      self._container(after) and self._attributed(before)) \
                         and self._stands_alone(before, after):
                     return before, after
+        unnamed = self._thing_before_named_place(phrase)
+        if unnamed is not None:
+            return unnamed
         return None, phrase
+
+    def _thing_before_named_place(self, phrase: _Phrase) -> tuple[_Phrase, _Phrase] | None:
+        """"탱크 충전 스테이션에 꽂아", "표본 폴더 대출 카운터로 가져다줘", "고사리 표본 격리 트레이에서 …": a run of Hangul
+        nouns before a place particle in an instruction that names its thing nowhere else (no 을/를 anywhere, no object
+        yet, nothing fetched): a carrying verb needs a thing, so the run holds it. The last two words are the place — a
+        word that says which (충전, 대출, 격리) and the place noun — the words before them the thing, its particle left off
+        as with a known object ("사과 과일 상자에"). Never when a word before names a place, a side, a colour, a level or a
+        qualifier (then they describe the place), unless a relative clause of being somewhere opens the run ("탱크
+        거치대에 있는 탱크 충전 스테이션에": what is at the rack is a thing)."""
+        words = self._words(phrase)
+        if len(words) < 3 or self.cur.objects or self.cur.topics or self.cur.excluded or self.cur.excluded_places or \
+                self._fetched() or any(c.objects for c in self.out) or \
+                any(x.tag == "JKO" for x in self.m) or self._object_follows(phrase.morphs[-1]):
+            return None
+        if not all(p.tag in ("NNG", "NNP", "XSN") and has_hangul(p.form) for _, parts in words for p in parts):
+            return None
+        verb = self._next_predicate(phrase.morphs[-1])
+        if self.v.ko_actions.get(verb or "") not in _CARRIES and verb not in _PLACE_STEMS:  # ("가져다줘": 가지 + 어다)
+            return None
+        if not self._only_places_before_verb(phrase.morphs[-1]) or self._thing_said_later(phrase.morphs[-1]):
+            return None  # "목수 전달 위치로 테이블 다리 좀 갖다 줘요": the thing follows, bare; "… 주지 말고": no carrying;
+            # "저온 보관 랙에 올려, 그 유리 화병.": the thing said after the request, the run is all place
+        lead, place = words[:-2], words[-2:]
+        after = _Phrase([p for _, ps in place for p in ps], self.text[place[0][1][0].start:place[-1][1][-1].end])
+        before = _Phrase([p for _, ps in lead for p in ps], self.text[lead[0][1][0].start:lead[-1][1][-1].end])
+        if not (self._is_place(after) or self._container(after)) or self._is_place(_Phrase(place[0][1], place[0][0])):
+            return None
+        at = self.m.index(before.morphs[0])
+        located = at >= 2 and self.m[at - 1].tag == "ETM" and self.m[at - 2].form in _LOCATIVE_STEMS
+        v = self.v
+        if any(w in v.ko_qualifiers or w in v.ko_sides or w in v.ko_colors or w in _LEVELS or w in _RELATIONAL or
+               w in v.ko_noun_verbs or not located and (v.ko_places.get(w) or _compound_place(w, v) or _suffix_kind(w))
+               for w, _ in lead):
+            return None
+        return before, after
+
+    def _thing_said_later(self, last: Morph) -> bool:
+        """Does a noun that names no place follow anywhere after `last` — a thing said after the request ("…에 올려, 그
+        유리 화병"), not a place with its particle ("지금 프런트 데스크에 있어"), a time ("지금") or "거"?"""
+        m = self.m
+        k = m.index(last) + 1
+        while k < len(m):
+            if m[k].tag not in ("NNG", "NNP", "SL"):
+                k += 1
+                continue
+            run = k
+            while k < len(m) and m[k].tag in ("NNG", "NNP", "SL", "SN", "NR", "XSN"):
+                k += 1
+            phrase = _Phrase(list(m[run:k]), self.text[m[run].start:m[k - 1].end])
+            located = k < len(m) and m[k].tag == "JKB"
+            if not located and not self._is_place(phrase) and not all(x.form in _TIME_NOUNS or x.form in _ORDER_NOUNS
+                                                                      for x in m[run:k]):
+                return True
+        return False
+
+    def _only_places_before_verb(self, last: Morph) -> bool:
+        """From the particle after `last` to the next verb, only places with their particles and adverbs — no noun left
+        bare (a thing said after the place) — and the verb not negated ("주지 말고", "넣지 않고")."""
+        m = self.m
+        k = m.index(last) + 1
+        while k < len(m) and m[k].tag not in ("VV", "VA", "VX"):
+            if m[k].tag in ("NNG", "NNP", "SL", "NNB") and (k + 1 >= len(m) or not m[k + 1].tag.startswith("J") and
+                                                            m[k + 1].tag not in ("NNG", "NNP", "SL", "NNB", "SN", "NR")):
+                return False
+            k += 1
+        return not (k + 2 < len(m) and m[k + 1].form == "지" and m[k + 2].form in ("말", "않"))
 
     def _designated(self, phrase: _Phrase) -> tuple[_Phrase | None, _Phrase]:
         """A place ruled out ("X 말고 Y에") is told from the one asked for by a designator — a colour, a qualifier, a side,
@@ -976,6 +1046,10 @@ class _Reader:
                                    tuple(self.cur.places)))
             self.cur = _Clause()
             return j
+        if action is None and stem in self.v.constructions.ko_via and not negated and \
+                (self._via_parts() is not None or self._place_passed() is not None):
+            self._flush(None, stem, end, order_after=order)  # "분석기 거쳐서": a stop on the thing's way (`_carried_via`)
+            return j
         if action is None and not (negated or self.cur.negated or self.cur.excluded) and \
                 not ((stem in self.v.constructions.ko_swap or self.cur.swapped) and not self.cur.empty()):
             # a verb that asks the robot for nothing ("컨베이어는 멈춰 있어요"): context; asked of the robot with a manner
@@ -1161,6 +1235,8 @@ class _Reader:
                                    excluded_places=tuple([self._as_place(o) for o in passed] + [p for _, p in cur.places])))
             self.cur = _Clause()
             return
+        if stem in self.v.constructions.ko_via and not negated and action in (None, "move_to") and self._carried_via(order, end, action):
+            return  # "탱크를 충전 스테이션에서 분석기 거쳐서 …": taken, shown on the way, carried on by the next clause
         if action == "move_to" and stem in _GO_STEMS and cur.topics and not negated and \
                 not any(o.count == 0 or self._is_place(_Phrase(list(korean_morphs(o.text)), o.text)) for o in cur.topics):
             # "can은 capper 갔다가 labeller로": a thing as the topic of "go" is the thing that goes there, carried
@@ -1264,6 +1340,55 @@ class _Reader:
             self.out.append(Clause(action, stem, cur.start, end, tuple(objects), tuple(places), tuple(cur.excluded), negated,
                                    tuple(cur.manner), order, excluded_places=tuple(cur.excluded_places)))
         self.cur = _Clause()
+
+    def _carried_via(self, order: str | None, end: int, action: str | None = None) -> bool:
+        """"컵을 세척기에 들러서 선반에 올려", "tank를 fill station에서 O2 analyzer 거쳐서 tank rack에 세워줘": a verb of
+        passing (`constructions.via`: 거치, 들르) with a thing (its object or topic, no place) and where it passes (a place
+        with its particle, or the noun said bare right before the verb): the thing is taken — from the source the clause
+        names — and held or shown there on its way (`_passing`); the next clause carries it on. Emits the
+        clauses and says True; False (nothing emitted) when the clause is no such passing."""
+        passed = self._place_passed() if action is None else None  # ("A에 들렀다가 B로 가": the robot's own way, visits)
+        if passed is not None:
+            self.out.append(self._passing(passed, end, order))
+            self.cur = _Clause()
+            return True
+        parts = self._via_parts()
+        if parts is None:
+            return False
+        thing, via, sources = parts
+        self.out.append(Clause("pick", "", self.cur.start, end, (thing,), sources, order=order))
+        self.out.append(self._passing(via, end, None))
+        self.cur = _Clause()
+        return True
+
+    def _passing(self, place: PlaceRef, end: int, order: str | None) -> Clause:
+        """The stop of a verb of passing: held or shown there on the way ("저울 거쳐서 rider한테": weighed, then handed
+        over), whatever kind of place it is — passing is no setting down."""
+        return Clause("inspect", "", self.cur.start, end, (ObjectRef("", None, pronoun=True),), (("location", place),), order=order)
+
+    def _place_passed(self) -> PlaceRef | None:
+        """"…에 넣기 전에 세척 통부터 거쳐", "건조기 들렀다가 …": a clause of passing that names one place and no thing — the
+        thing named around it passes there on its way. None for any other clause."""
+        cur = self.cur
+        if cur.excluded or cur.excluded_places or cur.negated or cur.topics or len(cur.objects) + len(cur.places) != 1:
+            return None
+        if cur.objects:
+            return self._as_place(cur.objects[0]) if self._names_place(cur.objects[0]) else None
+        role, place = cur.places[0]
+        return place if role in ("goal", "location") else None
+
+    def _via_parts(self) -> tuple[ObjectRef, PlaceRef, tuple[tuple[str, PlaceRef], ...]] | None:
+        """The thing, the place passed and the sources of a clause of passing (`_carried_via`), or None."""
+        cur = self.cur
+        things = cur.topics + cur.objects
+        if not things or cur.excluded or cur.excluded_places or cur.negated or things[0].pronoun or \
+                self._names_place(things[0]) and len(things) != 2:
+            return None  # (a word that may name a place, "탱크", is the thing when another is passed: "탱크를 … 분석기 거쳐서")
+        thing, rest = things[0], things[1:]
+        via = [p for role, p in cur.places if role in ("goal", "location")] + [self._as_place(o) for o in rest]
+        if len(via) != 1 or len(rest) > 1 or rest and not (cur.bare is not None and cur.bare[0] is rest[0] or self._names_place(rest[0])):
+            return None
+        return thing, via[0], tuple((role, p) for role, p in cur.places if role == "source")
 
     def _designated_place(self, obj: ObjectRef) -> bool:
         """Does a noun read as a thing name a place of a known kind with a label, side or colour ("위 선반", "3번 선반")?"""

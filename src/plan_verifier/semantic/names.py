@@ -205,9 +205,30 @@ def route_end(text: str, goal: bool = False) -> tuple[tuple[tuple[ObjectRef, boo
     return objects, places
 
 
+def _spot_of_handling(text: str) -> str:
+    """"고사리 표본 집는 위치", "호흡기 내려놓는 지점": a Korean comment naming a spot by what is done to a thing there —
+    a noun run, a verb made a modifier (-는/-ㄴ), a word of position. The nouns are the thing the verb handles (its
+    particle left off, as comments do), the position word is where: the text with 를 after the thing, so that the reader
+    takes it as the verb's object (the position word alone is no thing: `_text_evidence` drops it)."""
+    from plan_verifier.semantic.language import korean_morphs
+
+    morphs = [m for m in korean_morphs(text) if m.tag not in ("SF", "SP", "SS", "SO")]
+    if len(morphs) < 4 or morphs[-2].tag != "ETM" or morphs[-3].tag not in ("VV", "VX") or \
+            vocabulary().ko_places.get(morphs[-1].form) != "position":
+        return text
+    nouns = morphs[:-3]
+    if not all(m.tag in ("NNG", "NNP", "SL", "SN", "NR", "XSN") for m in nouns):
+        return text
+    last = text[nouns[-1].end - 1]
+    particle = "을" if "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 else "를"  # after a final consonant: 을
+    return f"{text[:nouns[-1].end]}{particle}{text[nouns[-1].end:]}"
+
+
 def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple[tuple[str, PlaceRef], ...]]:
     if has_hangul(text):
         from plan_verifier.semantic.korean import read_clauses
+
+        text = _spot_of_handling(text)
     else:
         from plan_verifier.semantic.english import read_clauses
     v = vocabulary()
@@ -218,6 +239,8 @@ def _text_evidence(text: str) -> tuple[tuple[tuple[ObjectRef, bool], ...], tuple
         for o in clause.objects:
             if o.noun in ROBOT_PARTS or o.noun in v.ko_structural:
                 continue  # "close the gripper", "그리퍼 닫기", "하강": the robot's own tool or motion, not what it handles
+            if o.words and all(v.ko_places.get(w) == "position" for w in o.words):
+                continue  # "… 집는 위치": a word of position alone is where, never a thing handled
             if o.noun and not o.pronoun:
                 objects.append((o, o.noun in v.object_classes))
             elif o.generic and (o.color or o.material or o.size):

@@ -147,7 +147,7 @@ def notation_routes(text: str, read_clauses) -> tuple[Clause, ...] | None:
             clauses.extend(replace(c, start=c.start + offset + tail, end=c.end + offset + tail)
                            for c in notation_routes(rest, read_clauses) or read_clauses(rest))
             continue
-        chain = _sourced(item, offset) or _sourced_front(item, offset) or _chain(item, offset)
+        chain = _sourced(item, offset) or _sourced_front(item, offset) or _sourced_front_korean(item, offset) or _chain(item, offset)
         if chain is not None:
             clauses.extend(replace(c, order="sequence") if k == 0 and clauses else c for k, c in enumerate(chain))
             continue
@@ -310,6 +310,25 @@ def _sourced_front(item: str, offset: int) -> list[Clause] | None:
         return None
     thing = _named_thing(m.group("thing")) or next(iter(_headline_thing(f"{m.group('thing')}:")), None)
     source, goal = _stop(m.group("source")), _stop(parts[1])
+    if thing is None or source is None or goal is None or source.kind is None:
+        return None
+    return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]
+
+
+#: The front of a Korean route that names where the thing lies, then the thing: "정비 작업대 위 호흡기 → …", "2번 선반 안
+#: 상자 → …", "카트에 있는 화분 → …".
+_FRONT_SOURCE_KO = re.compile(r"^(?P<source>[^,:]+?)(?:\s+(?:위|안|속|위의|안의|속의)|에\s+(?:있는|놓인|놓여\s+있는))\s+(?P<thing>[^,:\s]+(?:\s[^,:\s]+)?)$")
+
+
+def _sourced_front_korean(item: str, offset: int) -> list[Clause] | None:
+    """A route of two stops whose front is a place, a word of where on it (위, 안) and the thing ("정비 작업대 위 호흡기 →
+    대여 상자"): the thing on that place, taken from there — the place word no part of the thing, the thing no part of
+    the place. None for any other item."""
+    parts = [p.strip(" .") for p in _ARROWS.split(item)]
+    m = _FRONT_SOURCE_KO.match(parts[0]) if len(parts) == 2 and all(parts) and has_hangul(parts[0]) else None
+    if m is None:
+        return None
+    thing, source, goal = _named_thing(m.group("thing")), _stop(m.group("source")), _stop(parts[1])
     if thing is None or source is None or goal is None or source.kind is None:
         return None
     return [Clause("transfer", "", offset, offset + len(item), (thing,), (("source", source), ("goal", goal)))]

@@ -32,9 +32,9 @@ import functools
 from dataclasses import dataclass
 
 from plan_verifier.semantic.clauses import PlaceRef
-from plan_verifier.semantic.language import canon
+from plan_verifier.semantic.language import canon, has_hangul, noun_lemma
 from plan_verifier.semantic.matching import is_english
-from plan_verifier.semantic.matching import overlaps
+from plan_verifier.semantic.matching import matched, overlaps
 from plan_verifier.semantic.vocabulary import vocabulary
 
 SAME, OTHER_KIND, OTHER_DESIGNATOR, OTHER_WORDS, UNCOMPARABLE = "same", "other_kind", "other_designator", "other_words", "uncomparable"
@@ -131,17 +131,17 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
         if wk is not None and gk is not None and (wk not in VAGUE and gk not in VAGUE or "home" in (wk, gk)):
             return Relation(OTHER_KIND, f"{gk} against {wk}")  # home is one place under any name: never "position A"
         return Relation(UNCOMPARABLE)
-    shared = overlaps(_naming(words_of(want)), _naming(words_of(got)))
+    shared = overlaps(_naming(_own_words(want, wk)), _naming(words_of(got)))
     designators = _designators(want, got)
     if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
-        if wk != gk and not _related(wk, gk) and not shared:
-            return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin
+        if wk != gk and not _related(wk, gk) and (not shared or _modifier_shared(want, got)):
+            return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin, the mixing scale no mixing cart
         if designators is not None:
             return Relation(OTHER_DESIGNATOR, designators)
         opposed = _opposed(want, got, wk != gk)
         if opposed is not None and not shared:
             return Relation(OTHER_DESIGNATOR, opposed)  # the remake bin is not the dispatch box
-        if (wk == gk or _family(wk, gk) or not shared) and _words_differ(want, got):
+        if (wk == gk or _family(wk, gk) or not shared) and _words_differ(want, got, (wk, gk)):
             # the PET bin and the residual bin; between related kinds with no word in common too, the paint table and
             # the glue station: a station may be named by its bench, but not by a bench for another kind of work
             return Relation(OTHER_WORDS, f"{' '.join(free_words(got))} against {' '.join(free_words(want))}")
@@ -235,6 +235,18 @@ def _vague_apart(want: PlaceRef, got: PlaceRef) -> bool:
     correspond: nothing says they are one place."""
     return want.kind in VAGUE and got.kind in VAGUE and bool(free_words(want)) and bool(free_words(got)) and \
         not overlaps(_naming(free_words(want)), _naming(free_words(got)))
+
+
+def _own_words(place: PlaceRef, kind: str | None) -> tuple[str, ...]:
+    """The place's words without those that name another kind of place inside its name: "보관함" of "냉동 보관함" (a
+    freezer — the lexicon's kind of the whole phrase) is no cabinet, and says nothing in common with `SpecimenCabinet`."""
+    words = words_of(place)
+    v = vocabulary()
+    if kind is None or len(words) < 2 or (v.ko_places.get(" ".join(words)) or v.en_places.get(" ".join(words))) != kind:
+        return words  # only a name the lexicon knows whole has its kind from the whole (a program's kind is a guess)
+    other = [w for w in words if (c := v.ko_places.get(w) or v.en_places.get(w)) is not None and c != kind and c in v.place_classes]
+    kept = tuple(w for w in words if w not in other)
+    return kept if kept else words
 
 
 def _naming(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -340,10 +352,46 @@ def _known(word: str) -> bool:
     return word in v.en_places or word in v.en_objects or word in v.structural
 
 
-def _words_differ(want: PlaceRef, got: PlaceRef) -> bool:
+def _words_differ(want: PlaceRef, got: PlaceRef, kinds: tuple[str | None, str | None] = (None, None)) -> bool:
     """Both say more than their kind, in comparable words, and nothing of it corresponds: the PET bin and the residual
-    bin. Korean words with no English reading are never evidence of a difference."""
+    bin. Korean words with no English reading are never evidence of a difference. `kinds`: the two kinds when they
+    differ — a word of another kind inside the instruction's name of a place (`_own_words`) is then none of its free words."""
     a, b = free_words(want), free_words(got)
+    if kinds[0] != kinds[1]:
+        a = tuple(w for w in a if w in _own_words(want, kinds[0]))
     # (an abbreviation beside a readable word says nothing either way; the readable word still differs: the wash
     # station and `UvCureStation`)
+    if _korean_words((*a, *b)) and a and b:
+        # "정비 작업대" and a comment's "프런트 데스크": two Korean names, one language — words compared as written
+        return not overlaps(a, b)
     return any(_readable((w,)) for w in a) and any(_readable((w,)) for w in b) and not overlaps(a, b)
+
+
+def _modifier_shared(want: PlaceRef, got: PlaceRef) -> bool:
+    """Do the two names share only words that say which place, no word of a kind of place or thing ("mixing" of the
+    mixing scale and `mixing_cart`)? Two unrelated kinds told by one modifier are two places; a word of a kind in
+    common ("socket" of `TestSocket`, whose kind the name's first word decides) may be the place itself."""
+    v = vocabulary()
+    mine, theirs = words_of(want), words_of(got)
+    if len(mine) < 2 or len(theirs) < 2 or not _headed_by(mine[-1], kind_of(want)) or not _headed_by(theirs[-1], kind_of(got)) or \
+            {kind_of(want), kind_of(got)} & _PART_KINDS:
+        return False  # (a slot, a drawer is a part of a place that may be named by the whole: "buffer magazine", `BufferSlot2`)
+    common = [*matched(mine, theirs), *matched(theirs, mine)]
+    return bool(common) and not any(v.ko_places.get(w) or v.en_places.get(w) or v.en_places.get(noun_lemma(w)) or
+                                    v.ko_objects.get(w) or v.en_objects.get(w) or v.en_objects.get(noun_lemma(w))
+                                    for w in common)
+
+
+#: Kinds of place that are parts of another (a rack's slot, a cabinet's drawer, a seam of a workpiece).
+_PART_KINDS = frozenset({"slot", "drawer", "seam", "position"})
+
+
+def _headed_by(word: str, kind: str | None) -> bool:
+    """Is the word a noun of this kind of place (the head of its name: "scale" of "mixing scale")?"""
+    v = vocabulary()
+    return kind is not None and kind in (v.en_places.get(word), v.en_places.get(noun_lemma(word)), v.ko_places.get(word))
+
+
+def _korean_words(words: tuple[str, ...]) -> bool:
+    """Korean words all, each of two syllables or more (a one-syllable word may be a piece of a compound cut apart)."""
+    return bool(words) and all(has_hangul(w) and len(w) >= 2 and not any(c.isascii() for c in w) for w in words)

@@ -6,7 +6,7 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.activity import COMMENT, IDENTIFIER
 from plan_verifier.semantic.grounding import compare_object, compare_place, same_object
-from plan_verifier.semantic.language import english_tokens, identifier_words, noun_lemma, similar, verb_lemma
+from plan_verifier.semantic.language import english_tokens, has_hangul, identifier_words, noun_lemma, similar, verb_lemma
 from plan_verifier.semantic.matching import overlaps, text_nouns
 from plan_verifier.semantic.places import kind_of
 from plan_verifier.semantic.vocabulary import vocabulary
@@ -283,6 +283,8 @@ def _named_by_instruction(obj, g) -> bool:
     if obj.color is not None or obj.material is not None:
         return False
     mine = tuple(dict.fromkeys((*obj.words, *text_nouns(obj.text or ""), obj.noun)))
+    if len(obj.words) >= 2 and all(has_hangul(w) for w in obj.words):
+        mine = (obj.words[-1],)  # a Korean compound is its last noun: "표본 폴더" is a folder, whatever "고사리 표본" says
     return any(overlaps(mine, _nouns_asked(c, text)) for c in said)
 
 
