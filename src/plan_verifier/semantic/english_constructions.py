@@ -85,6 +85,10 @@ def switched(tokens: list[Token]) -> str | None:
 
 
 
+#: A pronoun subject with its verb be run on: the sentence says something of a thing already named.
+_PRONOUN_BE = frozenset({"it's", "it’s", "they're", "they’re"})
+
+
 class Constructions(Phrases):
     """Sentences without a clause head: routes, wishes, statements of where a thing goes, facts."""
 
@@ -476,6 +480,8 @@ class Constructions(Phrases):
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
+        if start < end and self.t[start].low in _PRONOUN_BE:
+            return []  # "It's frayed", "They're still warm": what is said of a thing named before, no thing of its own
         stop = start + be if be else end
         if start + 1 < stop and self._imperative_verb(start):
             # "Steam the felt hood: take it off …", "Weigh the bag of M4 screws: …": a verb the vocabulary lacks, then the
