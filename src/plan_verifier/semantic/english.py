@@ -52,6 +52,8 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
+#: Verbs of carrying a thing toward someone: "fetch it for me", "bring one for us" may well mean to the speaker.
+_TOWARD_SOMEONE = frozenset({"bring", "fetch", "get", "grab", "deliver", "carry", "send", "ship", "take", "pass", "hand"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
 #: Words a speaker corrects a request with ("hang it… er, put it on rack 1", "take… sorry, move it to bin 2").
 _CORRECTION = frozenset({"er", "erm", "uh", "um", "umm", "sorry", "scratch"})
@@ -231,6 +233,14 @@ def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
         return False
     opened = text.rfind("(", 0, t.start)
     return opened < 0 or text.rfind(")", 0, t.start) > opened
+
+
+def _for_the_speaker(np, action: str | None, verb_tok) -> bool:
+    """"for me", "for us" after a verb of moving or putting that does not carry things toward anyone (move, swap, put,
+    shift): on the speaker's behalf — no recipient, no place."""
+    return np.head is not None and np.head.low in _RECIPIENT_PRONOUNS and len(np.tokens) == 1 and \
+        action in ("transfer", "place", "insert", "stack") and verb_tok is not None and verb_tok.verb not in _TOWARD_SOMEONE
+
 
 
 class _Sentence(Constructions):
@@ -747,6 +757,9 @@ class _Sentence(Constructions):
                 if action == "handover" and tok.low == "at" and n == 1:
                     role = "recipient"  # "hand the book over at the desk": where the hand-over happens, not where it is taken
                 np, j = self._noun_phrase(i + n, end)
+                if role == "recipient" and tok.low == "for" and np is not None and _for_the_speaker(np, action, verb_tok):
+                    i = j  # "swap the trays for me", "move it for us": done on the speaker's behalf, nobody is handed anything
+                    continue
                 if role == "recipient" and tok.low == "for" and places and action != "handover" and np is not None and \
                         self._is_person(np):
                     # "leave the screen on the pickup shelf for the customer": whom it is meant for, once a place says
