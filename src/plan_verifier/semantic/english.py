@@ -652,7 +652,8 @@ class _Sentence(Constructions):
                 continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
-            if tok.low in SUBORDINATORS and i > head + 1:
+            if tok.low in SUBORDINATORS and i > head + 1 and not self._phrase(i, end, self._sequence_phrases):
+                # ("…, and after that the seed tray to bench 2": an order phrase, no subordinate clause)
                 subordinate = self._subordinate(i, end)
                 break
             if i > head + 1 and (tok.low in SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
