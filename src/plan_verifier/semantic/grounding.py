@@ -513,7 +513,16 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
         got.noun in vocabulary().measure_words.get(want.noun, ()) or \
         bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
-        bool(want.words) and overlaps(want.words[-1:], got.words)  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
+        bool(want.words) and overlaps(want.words[-1:], got.words) or \
+        bool(want.words) and _compound_ends_with(got.noun, want.words[-1])  # 셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`
+
+
+def _compound_ends_with(compound: str, head: str) -> bool:
+    """"the finished board" and `Keyboard_…`, "the box" and `Lunchbox`: a word written as one whose last part is the
+    instruction's head noun — the head said alone names the compound (not the other way round: "keyboard" is no
+    "board" a program may name instead)."""
+    return compound.isascii() and head.isascii() and head.isalpha() and len(head) >= 3 and \
+        len(compound) >= len(head) + 3 and compound.endswith(head) and compound.isalpha()
 
 
 @functools.lru_cache(maxsize=8192)
