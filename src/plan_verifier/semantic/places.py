@@ -134,8 +134,10 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     shared = overlaps(_naming(words_of(want)), _naming(words_of(got)))
     designators = _designators(want, got)
     if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
-        if wk != gk and not _related(wk, gk) and not shared:
-            return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin
+        if wk != gk and not _related(wk, gk) and (not shared or not _shares_head(want, got)):
+            # a slot is not a bin; the bow press is not the bow rack — a word before two heads of other kinds says what the
+            # places serve, not that they are one
+            return Relation(OTHER_KIND, f"{gk} against {wk}")
         if designators is not None:
             return Relation(OTHER_DESIGNATOR, designators)
         opposed = _opposed(want, got, wk != gk)
@@ -177,6 +179,13 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
     # words alone cannot tell apart): nothing to compare.
     return Relation(UNCOMPARABLE)
+
+
+def _shares_head(want: PlaceRef, got: PlaceRef) -> bool:
+    """Does either place's head noun (its last word) stand among the other's words ("the oven" and `OvenTray`, "the
+    press table" and `Press`)? Names that share only a modifier ("bow press", "bow rack") share no head."""
+    a, b = _naming(words_of(want)), _naming(words_of(got))
+    return not a or not b or overlaps(a[-1:], b) or overlaps(b[-1:], a)
 
 
 def _named_apart(want: PlaceRef, got: PlaceRef) -> bool:
