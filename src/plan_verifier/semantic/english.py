@@ -79,9 +79,11 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             out.extend(shared)  # "Two rackets to the pickup shelf: first the badminton one from …, second the tennis one from …"
             k += 2
             continue
-        if colon and not sentence._heads():
+        dash = k + 1 < len(sentences) and text[sentences[k][-1].end:sentences[k + 1][0].start].strip() in ("-", "–", "—")
+        if (colon or dash) and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
-            if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
+            # "red cube: from bin 3 to the table", "From A to B: the red block", "Case rack to the press — the veneer sheet"
+            if not joined._heads() and joined._verbless() is not None and (colon or joined._thing_after_route()):
                 sentence = joined
                 k += 1
         sentence.named_before = any(c.objects or c.mentions for c in out)

@@ -68,6 +68,8 @@ class _Route:
     straight: bool = False  # "straight to …": a route said of the thing before, even with no source
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
     manner: list[tuple[str, str]] = field(default_factory=list)  # "…, slowly": how it is carried
+    #: "Case rack to the press — the veneer sheet": the thing named after a route from a place written first
+    thing_after: ObjectRef | None = None
 
 
 def switched(tokens: list[Token]) -> str | None:
@@ -667,6 +669,10 @@ class Constructions(Phrases):
                 i += 1
                 continue
             np, j = self._noun_phrase(i, end)
+            if np is not None and self._trails_route(route, np, j, end):
+                route.thing_after = self._object(np)  # "Case rack to the press — the veneer sheet": that thing, from the place
+                i = j
+                continue
             if np is None or route.objects or route.lead is not None or route.places and self._names_place(np):
                 return None
             if self._names_place(np):
@@ -695,6 +701,21 @@ class Constructions(Phrases):
             clauses.extend(by_way_of(whole, passed, carried_on=n + 1 < len(routes)))
             passed_before = bool(passed)
         return lead_manner + clauses if clauses else None
+
+    def _trails_route(self, route: _Route, np, j: int, end: int) -> bool:
+        """Does a noun phrase that ends the sentence name the thing of a route from a place written first to a goal ("Case
+        rack to the press — the veneer sheet")? Only a thing (no place, no pronoun, no person) after such a route with no
+        source and no thing of its own but the place's name."""
+        roles = {role for role, _ in route.places}
+        return j == end and route.lead is not None and roles == {"goal"} and route.thing_after is None and \
+            all(o.text == route.lead.text for o in route.objects) and np.head is not None and not self._names_place(np) and \
+            np.head.low not in self.v.en_pronouns and not self._is_person(np)
+
+    def _thing_after_route(self) -> bool:
+        """Is this sentence a route from a place written first, then its thing ("Case rack to the press — the veneer sheet")?"""
+        asked = [c for c in self._verbless() or [] if c.action is not None]  # (then why: "…, it was misfiled")
+        return len(asked) == 1 and any(role == "source" for role, _ in asked[0].places) and \
+            len(asked[0].objects) == 1 and not asked[0].objects[0].pronoun
 
     def _goal_first(self, i: int, end: int) -> bool:
         """"(first) to the RFID reader": a route that opens with where to, not an infinitive's "to"."""
@@ -726,6 +747,8 @@ class Constructions(Phrases):
         work = self._work_noun(objects[0]) if len(objects) == 1 and route.lead is None and roles == {"location"} else None
         if work is not None:
             return Clause(work, "", 0, 0, (), tuple(places))  # "Camera check on Pos_2", "Tack weld at seam 1": that routine there
+        if route.thing_after is not None:
+            return Clause(action, "", 0, 0, (route.thing_after,), (("source", route.lead),) + tuple(places))
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]
