@@ -134,7 +134,7 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     shared = overlaps(_naming(words_of(want)), _naming(words_of(got)))
     designators = _designators(want, got)
     if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
-        if wk != gk and not _related(wk, gk) and (not shared or not _shares_head(want, got)):
+        if wk != gk and not _related(wk, gk) and (not shared or _only_modifier_shared(want, got, wk, gk)):
             # a slot is not a bin; the bow press is not the bow rack — a word before two heads of other kinds says what the
             # places serve, not that they are one
             return Relation(OTHER_KIND, f"{gk} against {wk}")
@@ -181,11 +181,19 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     return Relation(UNCOMPARABLE)
 
 
-def _shares_head(want: PlaceRef, got: PlaceRef) -> bool:
-    """Does either place's head noun (its last word) stand among the other's words ("the oven" and `OvenTray`, "the
-    press table" and `Press`)? Names that share only a modifier ("bow press", "bow rack") share no head."""
+#: Kinds of place that are often a part of another place (the buffer magazine's slot 2, the press's jig, the bench's
+#: mat): a name that shares a word with a whole of another kind may name its part.
+_PART_KINDS = frozenset({"slot", "drawer", "tray", "mat", "fixture", "seam", "position"})
+
+
+def _only_modifier_shared(want: PlaceRef, got: PlaceRef, wk: str, gk: str) -> bool:
+    """Do two places of other kinds share only a word before their heads ("bow press", "bow rack": what they serve)? Not
+    when either head stands among the other's words ("the oven" and `OvenTray`), either has a label or side, or either
+    kind is often a part of another place (`BufferSlot2` for "the buffer magazine")."""
     a, b = _naming(words_of(want)), _naming(words_of(got))
-    return not a or not b or overlaps(a[-1:], b) or overlaps(b[-1:], a)
+    if not a or not b or wk in _PART_KINDS or gk in _PART_KINDS or want.label or got.label or want.side or got.side:
+        return False
+    return not overlaps(a[-1:], b) and not overlaps(b[-1:], a)
 
 
 def _named_apart(want: PlaceRef, got: PlaceRef) -> bool:
