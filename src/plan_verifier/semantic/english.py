@@ -480,6 +480,9 @@ class _Sentence(Constructions):
             done = self._put_by_someone(0, len(self.t)) if self.t and self.t[0].low in ("i", "we", "he", "she", "they") else None
             if done is not None:
                 return [done]  # "I left it on the brim press": where the thing is ("left it" is no thing on a route)
+            which = self._which_one(0, len(self.t))
+            if which is not None:
+                return [which]
             return self._verbless() or [self._fact_or_context(a, b) for a, b in self._statements()]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]

@@ -702,6 +702,47 @@ class Constructions(Phrases):
             passed_before = bool(passed)
         return lead_manner + clauses if clauses else None
 
+    def _which_one(self, start: int, end: int) -> Clause | None:
+        """"It's the one on the service bench, not the one on the drying rack", "— the one on the cart, not the fresh one
+        on the scale": which of its kind the thing named before is, told by where it is — taken from the first place, the
+        second ruled out. None for any other sentence."""
+        t, k = self.t, start
+        if k < end and t[k].low in _PRONOUN_BE | {"that's", "that’s"}:
+            k += 1
+        elif k + 1 < end and t[k].low in ("it", "that") and t[k + 1].low == "is":
+            k += 2
+        first = self._one_at(k, end)
+        if first is None:
+            return None
+        place, k = first
+        if k == end:
+            return Clause(None, "", t[start].start, t[end - 1].end, (ObjectRef("it", None, pronoun=True),), (("location", place),), fact=True)
+        if k + 1 < end and t[k].low == "," and t[k + 1].low == "not":
+            other = self._one_at(k + 2, end)
+            if other is not None and other[1] == end:
+                return Clause(None, "", t[start].start, t[end - 1].end, (ObjectRef("it", None, pronoun=True),), (("location", place),),
+                              fact=True, excluded_places=(other[0],))
+        return None
+
+    def _one_at(self, k: int, end: int) -> tuple[PlaceRef, int] | None:
+        """"the (fresh) one on the scale": the place where "one" of the thing named before is, and the index after it."""
+        t = self.t
+        if k >= end or t[k].low != "the":
+            return None
+        k += 1
+        n = 0
+        while k < end and t[k].low != "one" and t[k].kind == "word" and n < 2 and t[k].noun not in self.v.en_objects:
+            k, n = k + 1, n + 1
+        if k >= end or t[k].low != "one":
+            return None
+        prep = self._preposition(k + 1, end)
+        if prep is None or prep[0] not in ("location", "source"):
+            return None
+        np, j = self._noun_phrase(k + 1 + prep[1], end)
+        if np is None or not self._names_place(np):
+            return None
+        return self._place(np), j
+
     def _trails_route(self, route: _Route, np, j: int, end: int) -> bool:
         """Does a noun phrase that ends the sentence name the thing of a route from a place written first to a goal ("Case
         rack to the press — the veneer sheet")? Only a thing (no place, no pronoun, no person) after such a route with no
