@@ -274,6 +274,8 @@ class _Sentence(Constructions):
                                and phrase.split()[-1] in self.v.en_actions), None)
             if first_word is not None:
                 return first_word
+        if tok.low in ("do", "does") and i + 1 < len(self.t) and self.t[i + 1].low in ("not", "never"):
+            return None  # "Do not carry the tray through …": the auxiliary of a negation, the verb after it is the request
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i) or self._run_on(i) or self._caused_motion(i)
         if self._changes_to_a_tool(i):

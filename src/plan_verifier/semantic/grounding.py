@@ -172,14 +172,18 @@ def _on_the_robot(place: PlaceRef | None) -> bool:
 def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tuple[str, object, Named]]:
     """Routines and releases at places the instruction rules out ("don't weld seam 5", "not bin 3"),
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
-    asked = {t.destination.key for t in instruction.tasks if t.destination is not None}
+    asked = [t.destination for t in instruction.tasks if t.destination is not None]
     for action, place in instruction.excluded_places:
-        if place.label is None and place.key in asked:
-            continue  # "not the bin" while asking for another bin: the class alone cannot tell the two apart
+        if place.label is None and any(d.key == place.key and not _places_told_apart(place, d) for d in asked):
+            # "not the bin" while asking for another bin: the class alone cannot tell the two apart ("the cooling rack"
+            # and "the fridge shelf", told apart by their words, can)
+            continue
+        # a place of the class of a destination asked for, told apart by its words: only a name with those words is it
+        named = _names_excluded if place.label is not None or not any(d.key == place.key for d in asked) else _names_in_words
         worked = False
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
-                    _names_excluded(place, compare_place(place, w.spot)):
+                    named(place, compare_place(place, w.spot)):
                 worked = True
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
@@ -187,7 +191,7 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
-                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                if named(place, c) and c.found is not None and not c.contradicted:
                     released = True
                     yield f"put anything in {place.text}", t.release.step, c.found
         if (action is None or action == "inspect" and not worked) and not released:
@@ -197,13 +201,25 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
                 if activity.format == "json" and _waypoint(visit):
                     continue  # `Safe_Fixture`: the cell's path between two places runs past it, no stop there
                 c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
-                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                if named(place, c) and c.found is not None and not c.contradicted:
                     yield f"stop at {place.text}", visit.step, c.found
                     break
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
+
+
+def _places_told_apart(a: PlaceRef, b: PlaceRef) -> bool:
+    """Do two places of one class name two places by their words ("the cooling rack", "the fridge shelf")?"""
+    return relate(a, b).kind == OTHER_WORDS and bool(free_words(a)) and bool(free_words(b))
+
+
+def _names_in_words(place: PlaceRef, c: Comparison) -> bool:
+    """Is the program's place the excluded one by the excluded place's own words ("the cooling rack" and `CoolingRack`),
+    not merely by its class (a bare `Shelf` may be the fridge shelf asked for)?"""
+    found = c.found.place if c.found is not None else None
+    return _names_excluded(place, c) and found is not None and overlaps(free_words(place), words_of(found))
 
 
 def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
