@@ -97,6 +97,8 @@ class Constructions(Phrases):
     #: Did an earlier sentence name a thing? Then a route that starts with a place ("oven tray to the cooling trolley")
     #: is that thing's, from that place; otherwise its first noun phrase is the thing.
     named_before = False
+    #: Whether the last reading as a route without a verb took its thing from after the route ("… — the veneer sheet").
+    thing_trailed = False
 
     def _fact_or_context(self, start: int, end: int) -> Clause:
         """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
@@ -542,6 +544,7 @@ class Constructions(Phrases):
             # "Roses to compost, they're done", "Envelope pack to the counter, the customer's here": the request, then why
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
+            self.thing_trailed = self.thing_trailed or head is not None and head.thing_trailed
             return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
         # ("back where it belongs": a place said as a relative clause, no statement)
         said_where = {n for k in range(i, end) if t[k].low == "where" for n in range(k, k + self._phrase(k, end, self.v.constructions.back_where))}
@@ -671,6 +674,7 @@ class Constructions(Phrases):
             np, j = self._noun_phrase(i, end)
             if np is not None and self._trails_route(route, np, j, end):
                 route.thing_after = self._object(np)  # "Case rack to the press — the veneer sheet": that thing, from the place
+                self.thing_trailed = True
                 i = j
                 continue
             if np is None or route.objects or route.lead is not None or route.places and self._names_place(np):
@@ -754,8 +758,9 @@ class Constructions(Phrases):
 
     def _thing_after_route(self) -> bool:
         """Is this sentence a route from a place written first, then its thing ("Case rack to the press — the veneer sheet")?"""
+        self.thing_trailed = False
         asked = [c for c in self._verbless() or [] if c.action is not None]  # (then why: "…, it was misfiled")
-        return len(asked) == 1 and any(role == "source" for role, _ in asked[0].places) and \
+        return self.thing_trailed and len(asked) == 1 and any(role == "source" for role, _ in asked[0].places) and \
             len(asked[0].objects) == 1 and not asked[0].objects[0].pronoun
 
     def _goal_first(self, i: int, end: int) -> bool:
