@@ -659,7 +659,7 @@ class _Sentence(Constructions):
                 continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
-            if tok.low in SUBORDINATORS and i > head + 1 and not self._phrase(i, end, self._sequence_phrases):
+            if tok.low in SUBORDINATORS and i > head + 1 and not self._gapped_after_order(i, end):
                 # ("…, and after that the seed tray to bench 2": an order phrase, no subordinate clause)
                 subordinate = self._subordinate(i, end)
                 break
@@ -933,6 +933,12 @@ class _Sentence(Constructions):
         if when == "later":
             return [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
         return route
+
+    def _gapped_after_order(self, i: int, end: int) -> bool:
+        """"…, and after that the seed tray to bench 2": an order phrase opening with a subordinator, then the next thing of
+        the shared verb (not "when done", "after that's dry": a time or a state)."""
+        n = self._phrase(i, end, self._sequence_phrases)
+        return bool(n) and i + n < end and self._starts_object(i + n, end)
 
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:
