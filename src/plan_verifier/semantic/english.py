@@ -726,6 +726,13 @@ class _Sentence(Constructions):
                     places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere
                 continue
             prep = self._preposition(i, end)
+            if passing and negated and not objects and not places and i == head + 2 and self.t[head + 1].low in self.v.constructions.passes_along:
+                np, j = self._noun_phrase(i, end)
+                if np is not None and self._names_place(np) and not self._is_person(np):
+                    passed_by.append(self._place(np))  # "don't pass over the waste drum": no thing said, the way ruled out
+                    action = "transfer"
+                    i = j
+                    continue
             if passing and objects and tok.low in self.v.constructions.passes_along and (prep is None or prep[1] == 1):
                 np, j = self._noun_phrase(i + 1, end)
                 if np is not None and (np.head is not None or np.labels):
