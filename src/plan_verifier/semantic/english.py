@@ -52,6 +52,8 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
+#: Nouns of being collected: "for pickup", "for collection" say a thing left there is left for someone to take.
+_PICKUP_NOUNS = frozenset({"pickup", "pick-up", "collection", "dispatch", "shipping", "shipment", "delivery"})
 #: Verbs of carrying a thing toward someone: "fetch it for me", "bring one for us" may well mean to the speaker.
 _TOWARD_SOMEONE = frozenset({"bring", "fetch", "get", "grab", "deliver", "carry", "send", "ship", "take", "pass", "hand"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
@@ -334,18 +336,24 @@ class _Sentence(Constructions):
 
     def _run_on(self, i: int) -> str | None:
         """"run it on the flow tester", "run the board under the camera": "run" with a thing and a place it is run on (and
-        no goal after it) is a check there, as "test it on the tester" is."""
+        no goal after it) is a check there, as "test it on the tester" is; "run the box through the metal detector" (or
+        past it) carries it past that place on its way."""
         if self.t[i].verb != "run":
             return None
         end = len(self.t)
         np, j = self._noun_phrase(i + 1, end)
-        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under"):
+        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under", "through", "past"):
             return None
         place, k = self._noun_phrase(j + 1, end)
-        if place is None or not self._names_place(place):
+        through = self.t[j].low in ("through", "past")  # whatever a thing is run through is a place ("the metal detector")
+        if place is None or not (self._names_place(place) or through and place.head is not None and
+                                 place.head.low not in self.v.en_pronouns and not self._is_person(place)):
             return None
         after = self._preposition(k, end)
-        return None if after is not None and after[0] == "goal" else "inspect"
+        if after is not None and after[0] == "goal":
+            return None
+        # run through it: carried past it on the way (the lexicon's `passes`: a stop there), as "pass it through …" is
+        return "transfer" if through else "inspect"
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -772,6 +780,11 @@ class _Sentence(Constructions):
                 if action == "handover" and tok.low == "at" and n == 1:
                     role = "recipient"  # "hand the book over at the desk": where the hand-over happens, not where it is taken
                 np, j = self._noun_phrase(i + n, end)
+                if role == "recipient" and tok.low == "for" and np is not None and np.head is not None and \
+                        np.head.low in _PICKUP_NOUNS and places:
+                    beneficiary = True  # "leave the box at the counter for pickup": there for someone to collect
+                    i = j
+                    continue
                 if role == "recipient" and tok.low == "for" and np is not None and _for_the_speaker(np, action, verb_tok):
                     i = j  # "swap the trays for me", "move it for us": done on the speaker's behalf, nobody is handed anything
                     continue
