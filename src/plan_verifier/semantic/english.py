@@ -352,6 +352,8 @@ class _Sentence(Constructions):
         after = self._preposition(k, end)
         if after is not None and after[0] == "goal":
             return None
+        if through and self.text[self.t[-1].end:].lstrip().startswith(":"):
+            return None  # "Run the carton through the tape machine: infeed to …": a heading, its routes follow
         # run through it: carried past it on the way (the lexicon's `passes`: a stop there), as "pass it through …" is
         return "transfer" if through else "inspect"
 
