@@ -87,6 +87,11 @@ def switched(tokens: list[Token]) -> str | None:
 
 
 
+#: Verbs of resting somewhere, in their base form: after a duty word, where a thing is to end up.
+_RESTING = frozenset({"sit", "rest", "stand", "lie"})
+#: Words that make a duty to rest somewhere a guess at where a thing is ("should sit there already").
+_ALREADY = frozenset({"already", "still", "now", "currently"})
+
 #: A pronoun subject with its verb be run on: the sentence says something of a thing already named.
 _PRONOUN_BE = frozenset({"it's", "it’s", "they're", "they’re"})
 
@@ -128,13 +133,13 @@ class Constructions(Phrases):
             if place is not None:
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
+        stated = self._stated_route(start, end)  # (before someone's doing: "the bow sight should sit in …" is no person's)
+        if stated is not None:
+            return stated
         put = self._put_by_someone(start, end)
         if put is not None:
             return put
         c = self.v.constructions
-        stated = self._stated_route(start, end)
-        if stated is not None:
-            return stated
         be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
         if be is None:
             # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
@@ -368,6 +373,11 @@ class Constructions(Phrases):
                 subject_end = i - self._duty_before(start, i)
             elif tok.low == "be" and self._duty_before(start, i) and self._participle(i + 1):
                 verb_end = i + 2
+                subject_end = i - self._duty_before(start, i)
+            elif tok.low in _RESTING and self._duty_before(start, i) and not (i + 1 < end and self.t[i + 1].low in _ALREADY):
+                # "the bow sight should sit in the bow press": where it is to rest (not "should be", which may only guess
+                # where it is; not "should sit there already")
+                verb_end = i + 1
                 subject_end = i - self._duty_before(start, i)
             else:
                 continue

@@ -174,6 +174,8 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
     asked = [t.destination for t in instruction.tasks if t.destination is not None]
     for action, place in instruction.excluded_places:
+        if action == "move_to":
+            action = None  # "don't stop at the bow rack", "don't go to the scale": no stop there, nothing put there
         if place.label is None and any(d.key == place.key and not _places_told_apart(place, d) for d in asked):
             # "not the bin" while asking for another bin: the class alone cannot tell the two apart ("the cooling rack"
             # and "the fridge shelf", told apart by their words, can)
