@@ -174,14 +174,16 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
     asked = [t.destination for t in instruction.tasks if t.destination is not None]
     for action, place in instruction.excluded_places:
-        if action == "move_to":
+        visit = action == "move_to"
+        if visit:
             action = None  # "don't stop at the bow rack", "don't go to the scale": no stop there, nothing put there
         if place.label is None and any(d.key == place.key and not _places_told_apart(place, d) for d in asked):
             # "not the bin" while asking for another bin: the class alone cannot tell the two apart ("the cooling rack"
             # and "the fridge shelf", told apart by their words, can)
             continue
         # a place of the class of a destination asked for, told apart by its words: only a name with those words is it
-        named = _names_excluded if place.label is not None or not any(d.key == place.key for d in asked) else _names_in_words
+        # (a visit ruled out by its class alone — "don't go near the drum" — is not said of a labelled bin asked for)
+        named = _names_excluded if place.label is not None or not (visit or any(d.key == place.key for d in asked)) else _names_in_words
         worked = False
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
