@@ -158,8 +158,14 @@ def _english(text: str, m: re.Match, repair_end: int, read: Reader) -> tuple[int
         begin = _sentence_start(text, m.start())
         if not text[begin:m.start()].strip(" ?!.,"):
             begin = _sentence_start(text, max(len(text[:begin].rstrip(" ?!.")) - 1, 0))
+        if _only_interjections(text[begin:m.start()]):
+            begin = _sentence_start(text, max(len(text[:begin].rstrip(" ?!.")) - 1, 0))  # "… jig. Oh wait, no, put it …"
         said = english_tokens(text[begin:m.start()])
         verbs = [k for k, t in enumerate(said) if verb_lemma(t.low) in v.en_actions and (k == 0 or said[k - 1].low not in DETERMINERS)]
+        clauses = read(text[:m.start()])
+        taken_back = _destination_taken_back(text, m, repair, read, clauses)
+        if taken_back is not None and (not verbs or not _says_destination(clauses, begin + said[verbs[-1]].start)):
+            return taken_back
         return (begin + said[verbs[-1]].start, m.end()) if verbs else False
     if first in _SAYS_WHERE or len(words) > 2 and first in ("it", "they") and words[1].low in ("is", "are"):
         # "I left it on the left tray... no wait, it's in the right tray", "It's under... sorry, it's on the photo stand":
@@ -183,6 +189,52 @@ def _english(text: str, m: re.Match, repair_end: int, read: Reader) -> tuple[int
                for r, r_ref in _refs(read(blanked))):
             return (start, text.index(repair, m.end())) + _closing(text, m, repair_end)
     return _restated(text, m, repair, read)
+
+
+#: Words that only open a repair, before its correction word ("Oh wait, no, …", "Hmm, actually …").
+_INTERJECTIONS = frozenset({"oh", "ah", "hmm", "hm", "well", "ok", "okay", "right"})
+
+
+def _only_interjections(words: str) -> bool:
+    """Nothing but interjections and correction words ("Oh wait"): no request of its own before the correction."""
+    found = re.findall(r"[\w']+", words.lower())
+    return bool(found) and all(w in _INTERJECTIONS or w in vocabulary().constructions.corrections for w in found)
+
+
+def _destinations(clause: Clause) -> list:
+    return [p for role, p in clause.places if role in ("goal", "location")]
+
+
+def _says_destination(clauses: tuple[Clause, ...], start: int) -> bool:
+    """Whether a request read from `start` on says where its thing goes."""
+    return any(c.action is not None and c.start >= start and _destinations(c) for c in clauses)
+
+
+def _destination_taken_back(text: str, m: re.Match, repair: str, read: Reader, clauses: tuple[Clause, ...]) -> tuple[int, ...] | None:
+    """"Move the bottle to the drum, it's expired. Take it from the shelf. Actually no — put it on the cart": a repair
+    that is a request of its own with a destination and its thing said again by a pronoun takes back only where the
+    last request with a destination sent the thing (what was said since — where it is, where it is taken from — stands);
+    the destination phrase and the correction words (with the interjections before them) are blanked. None when the
+    repair is no such request or no earlier request says a destination."""
+    asked = [c for c in read(repair) if c.action is not None and _destinations(c)]
+    if len(asked) != 1 or not asked[0].objects or not all(o.pronoun for o in asked[0].objects):
+        return None
+    before = [c for c in clauses if c.action is not None and _destinations(c)]
+    if not before:
+        return None
+    last = before[-1]
+    place = _destinations(last)[-1]
+    at = text.lower().rfind(place.text.lower(), last.start, last.end) if place.text else -1
+    prep = re.search(r"(\S+)\s*$", text[:at]) if at >= 0 else None
+    if prep is None or prep.group(1).lower() not in vocabulary().en_prepositions:
+        return None
+    words = m.start() + re.search(r"\w", m.group()).start()
+    openers = sorted(_INTERJECTIONS | vocabulary().constructions.weak_corrections, key=len, reverse=True)
+    opening = re.search(r"(?:\b(?:" + "|".join(map(re.escape, openers)) + r")\b[\s,]*)+$", text[:words], re.I)
+    if opening is not None and _sentence_start(text, words) >= _sentence_start(text, opening.start()) and \
+            not text[_sentence_start(text, words):opening.start()].strip():
+        words = opening.start()  # "Oh wait, no, …": the interjections go with the correction words
+    return (prep.start(1), at + len(place.text), words, m.end())
 
 
 def _restated(text: str, m: re.Match, repair: str, read: Reader) -> tuple[int, int] | None:

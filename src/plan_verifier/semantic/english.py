@@ -52,6 +52,10 @@ _SELF = frozenset({"robot", "arm", "cobot", "manipulator", "yourself", "tcp"})
 _INSTRUMENT = frozenset({"with", "using", "via", "through"})
 _RECIPIENT_PRONOUNS = frozenset({"me", "us"})
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "these", "those"})
+#: Nouns of being collected: "for pickup", "for collection" say a thing left there is left for someone to take.
+_PICKUP_NOUNS = frozenset({"pickup", "pick-up", "collection", "dispatch", "shipping", "shipment", "delivery"})
+#: Verbs of carrying a thing toward someone: "fetch it for me", "bring one for us" may well mean to the speaker.
+_TOWARD_SOMEONE = frozenset({"bring", "fetch", "get", "grab", "deliver", "carry", "send", "ship", "take", "pass", "hand"})
 _ROBOT_SUBJECTS = frozenset({"you", "robot", "arm", "cobot", "i", "we", "please"})
 #: Words a speaker corrects a request with ("hang it… er, put it on rack 1", "take… sorry, move it to bin 2").
 _CORRECTION = frozenset({"er", "erm", "uh", "um", "umm", "sorry", "scratch"})
@@ -77,9 +81,11 @@ def read_clauses(text: str) -> tuple[Clause, ...]:
             out.extend(shared)  # "Two rackets to the pickup shelf: first the badminton one from …, second the tennis one from …"
             k += 2
             continue
-        if colon and not sentence._heads():
+        dash = k + 1 < len(sentences) and text[sentences[k][-1].end:sentences[k + 1][0].start].strip() in ("-", "–", "—")
+        if (colon or dash) and not sentence._heads():
             joined = _Sentence(sentences[k] + sentences[k + 1], text, v)
-            if not joined._heads() and joined._verbless() is not None:  # "red cube: from bin 3 to the table", "From A to B: the red block"
+            # "red cube: from bin 3 to the table", "From A to B: the red block", "Case rack to the press — the veneer sheet"
+            if not joined._heads() and joined._verbless() is not None and (colon or joined._thing_after_route()):
                 sentence = joined
                 k += 1
         sentence.named_before = any(c.objects or c.mentions for c in out)
@@ -233,6 +239,14 @@ def _list_marker(tokens: tuple[Token, ...], i: int, text: str) -> bool:
     return opened < 0 or text.rfind(")", 0, t.start) > opened
 
 
+def _for_the_speaker(np, action: str | None, verb_tok) -> bool:
+    """"for me", "for us" after a verb of moving or putting that does not carry things toward anyone (move, swap, put,
+    shift): on the speaker's behalf — no recipient, no place."""
+    return np.head is not None and np.head.low in _RECIPIENT_PRONOUNS and len(np.tokens) == 1 and \
+        action in ("transfer", "place", "insert", "stack") and verb_tok is not None and verb_tok.verb not in _TOWARD_SOMEONE
+
+
+
 class _Sentence(Constructions):
     def __init__(self, tokens: list[Token], text: str, vocab: Vocabulary) -> None:
         super().__init__(tokens, text, vocab)
@@ -262,6 +276,8 @@ class _Sentence(Constructions):
                                and phrase.split()[-1] in self.v.en_actions), None)
             if first_word is not None:
                 return first_word
+        if tok.low in ("do", "does") and i + 1 < len(self.t) and self.t[i + 1].low in ("not", "never"):
+            return None  # "Do not carry the tray through …": the auxiliary of a negation, the verb after it is the request
         if tok.verb in _LIGHT_VERBS:
             return self._nominal_action(i) or self._run_on(i) or self._caused_motion(i)
         if self._changes_to_a_tool(i):
@@ -320,18 +336,26 @@ class _Sentence(Constructions):
 
     def _run_on(self, i: int) -> str | None:
         """"run it on the flow tester", "run the board under the camera": "run" with a thing and a place it is run on (and
-        no goal after it) is a check there, as "test it on the tester" is."""
+        no goal after it) is a check there, as "test it on the tester" is; "run the box through the metal detector" (or
+        past it) carries it past that place on its way."""
         if self.t[i].verb != "run":
             return None
         end = len(self.t)
         np, j = self._noun_phrase(i + 1, end)
-        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under"):
+        if np is None or self._names_place(np) or j >= end or self.t[j].low not in ("on", "under", "through", "past"):
             return None
         place, k = self._noun_phrase(j + 1, end)
-        if place is None or not self._names_place(place):
+        through = self.t[j].low in ("through", "past")  # whatever a thing is run through is a place ("the metal detector")
+        if place is None or not (self._names_place(place) or through and place.head is not None and
+                                 place.head.low not in self.v.en_pronouns and not self._is_person(place)):
             return None
         after = self._preposition(k, end)
-        return None if after is not None and after[0] == "goal" else "inspect"
+        if after is not None and after[0] == "goal":
+            return None
+        if through and self.text[self.t[-1].end:].lstrip().startswith(":"):
+            return None  # "Run the carton through the tape machine: infeed to …": a heading, its routes follow
+        # run through it: carried past it on the way (the lexicon's `passes`: a stop there), as "pass it through …" is
+        return "transfer" if through else "inspect"
 
     def _split_particle(self, i: int) -> str | None:
         """"hold the red cube out", "pick it up": a phrasal verb whose particle follows its object."""
@@ -468,6 +492,9 @@ class _Sentence(Constructions):
             done = self._put_by_someone(0, len(self.t)) if self.t and self.t[0].low in ("i", "we", "he", "she", "they") else None
             if done is not None:
                 return [done]  # "I left it on the brim press": where the thing is ("left it" is no thing on a route)
+            which = self._which_one(0, len(self.t))
+            if which is not None:
+                return [which]
             return self._verbless() or [self._fact_or_context(a, b) for a, b in self._statements()]
         out: list[Clause] = []
         starts = [self._lead_start(h, heads[k - 1] if k else -1) for k, h in enumerate(heads)]
@@ -642,7 +669,8 @@ class _Sentence(Constructions):
                 continue
             if tok.low in ("that's", "thats") or tok.low == "nothing" and i + 1 < end and self.t[i + 1].low == "else":
                 break  # "and that's it", "nothing else"
-            if tok.low in SUBORDINATORS and i > head + 1:
+            if tok.low in SUBORDINATORS and i > head + 1 and not self._gapped_after_order(i, end):
+                # ("…, and after that the seed tray to bench 2": an order phrase, no subordinate clause)
                 subordinate = self._subordinate(i, end)
                 break
             if i > head + 1 and (tok.low in SUBJECTS or tok.low == "so" or tok.low == "to" and self._infinitive(i + 1, end)):
@@ -708,6 +736,13 @@ class _Sentence(Constructions):
                     places.append(("goal", PlaceRef(self.text[said:self.t[i - 1].end], ORIGIN, ORIGIN)))  # its source, said elsewhere
                 continue
             prep = self._preposition(i, end)
+            if passing and negated and not objects and not places and i == head + 2 and self.t[head + 1].low in self.v.constructions.passes_along:
+                np, j = self._noun_phrase(i, end)
+                if np is not None and self._names_place(np) and not self._is_person(np):
+                    passed_by.append(self._place(np))  # "don't pass over the waste drum": no thing said, the way ruled out
+                    action = "transfer"
+                    i = j
+                    continue
             if passing and objects and tok.low in self.v.constructions.passes_along and (prep is None or prep[1] == 1):
                 np, j = self._noun_phrase(i + 1, end)
                 if np is not None and (np.head is not None or np.labels):
@@ -747,6 +782,14 @@ class _Sentence(Constructions):
                 if action == "handover" and tok.low == "at" and n == 1:
                     role = "recipient"  # "hand the book over at the desk": where the hand-over happens, not where it is taken
                 np, j = self._noun_phrase(i + n, end)
+                if role == "recipient" and tok.low == "for" and np is not None and np.head is not None and \
+                        np.head.low in _PICKUP_NOUNS and places:
+                    beneficiary = True  # "leave the box at the counter for pickup": there for someone to collect
+                    i = j
+                    continue
+                if role == "recipient" and tok.low == "for" and np is not None and _for_the_speaker(np, action, verb_tok):
+                    i = j  # "swap the trays for me", "move it for us": done on the speaker's behalf, nobody is handed anything
+                    continue
                 if role == "recipient" and tok.low == "for" and places and action != "handover" and np is not None and \
                         self._is_person(np):
                     # "leave the screen on the pickup shelf for the customer": whom it is meant for, once a place says
@@ -912,6 +955,12 @@ class _Sentence(Constructions):
         if when == "later":
             return [Clause(**{**_fields(route[0]), "order": "sequence"})] + route[1:] + [Clause(**{**_fields(s), "order": "sequence"}) for s in subs]
         return route
+
+    def _gapped_after_order(self, i: int, end: int) -> bool:
+        """"…, and after that the seed tray to bench 2": an order phrase opening with a subordinator, then the next thing of
+        the shared verb (not "when done", "after that's dry": a time or a state)."""
+        n = self._phrase(i, end, self._sequence_phrases)
+        return bool(n) and i + n < end and self._starts_object(i + n, end)
 
     @property
     def _sequence_phrases(self) -> tuple[str, ...]:

@@ -68,6 +68,8 @@ class _Route:
     straight: bool = False  # "straight to …": a route said of the thing before, even with no source
     excluded: list[PlaceRef] = field(default_factory=list)  # "Red cube to bin 2, not bin 3": a place ruled out
     manner: list[tuple[str, str]] = field(default_factory=list)  # "…, slowly": how it is carried
+    #: "Case rack to the press — the veneer sheet": the thing named after a route from a place written first
+    thing_after: ObjectRef | None = None
 
 
 def switched(tokens: list[Token]) -> str | None:
@@ -85,12 +87,23 @@ def switched(tokens: list[Token]) -> str | None:
 
 
 
+#: Verbs of resting somewhere, in their base form: after a duty word, where a thing is to end up.
+_RESTING = frozenset({"sit", "rest", "stand", "lie"})
+#: Words that make a duty to rest somewhere a guess at where a thing is ("should sit there already").
+_ALREADY = frozenset({"already", "still", "now", "currently"})
+
+#: A pronoun subject with its verb be run on: the sentence says something of a thing already named.
+_PRONOUN_BE = frozenset({"it's", "it’s", "they're", "they’re"})
+
+
 class Constructions(Phrases):
     """Sentences without a clause head: routes, wishes, statements of where a thing goes, facts."""
 
     #: Did an earlier sentence name a thing? Then a route that starts with a place ("oven tray to the cooling trolley")
     #: is that thing's, from that place; otherwise its first noun phrase is the thing.
     named_before = False
+    #: Whether the last reading as a route without a verb took its thing from after the route ("… — the veneer sheet").
+    thing_trailed = False
 
     def _fact_or_context(self, start: int, end: int) -> Clause:
         """A sentence without an action: "the red cube is in bin 3" says where an object is, "the bolts go in bin 2"
@@ -120,13 +133,13 @@ class Constructions(Phrases):
             if place is not None:
                 return Clause(None, "", t[0].start, t[-1].end, (ObjectRef(t[0].text, None, pronoun=True),),
                               (("location", self._place(place)),), fact=True)
+        stated = self._stated_route(start, end)  # (before someone's doing: "the bow sight should sit in …" is no person's)
+        if stated is not None:
+            return stated
         put = self._put_by_someone(start, end)
         if put is not None:
             return put
         c = self.v.constructions
-        stated = self._stated_route(start, end)
-        if stated is not None:
-            return stated
         be = next((i for i, tok in enumerate(t) if tok.verb in c.goes_to and self._duty_before(start, start + i)), None)  # "is to go"
         if be is None:
             # "the bearing that's sitting in the basket goes to fixture 2": a relative clause of where the subject is,
@@ -361,6 +374,11 @@ class Constructions(Phrases):
             elif tok.low == "be" and self._duty_before(start, i) and self._participle(i + 1):
                 verb_end = i + 2
                 subject_end = i - self._duty_before(start, i)
+            elif tok.low in _RESTING and self._duty_before(start, i) and not (i + 1 < end and self.t[i + 1].low in _ALREADY):
+                # "the bow sight should sit in the bow press": where it is to rest (not "should be", which may only guess
+                # where it is; not "should sit there already")
+                verb_end = i + 1
+                subject_end = i - self._duty_before(start, i)
             else:
                 continue
             subject = self._subject(start, subject_end)  # "the six-pack on the labeller": the thing, and where it is
@@ -476,6 +494,8 @@ class Constructions(Phrases):
         """The things a sentence that asks for nothing names ("Sourdough's done", "Weigh one carton"), for what follows."""
         if start < end and self.t[start].low in ("there", "here", "there's", "here's"):
             return []  # "There are four cubes on the table": how many, no one thing a later "it" means
+        if start < end and self.t[start].low in _PRONOUN_BE:
+            return []  # "It's frayed", "They're still warm": what is said of a thing named before, no thing of its own
         stop = start + be if be else end
         if start + 1 < stop and self._imperative_verb(start):
             # "Steam the felt hood: take it off …", "Weigh the bag of M4 screws: …": a verb the vocabulary lacks, then the
@@ -534,6 +554,7 @@ class Constructions(Phrases):
             # "Roses to compost, they're done", "Envelope pack to the counter, the customer's here": the request, then why
             head = self._sub(0, aside)
             routes = head._verbless() if head is not None else None
+            self.thing_trailed = self.thing_trailed or head is not None and head.thing_trailed
             return lead_manner + routes + [self._fact_or_context(aside + 1, end)] if routes else None
         # ("back where it belongs": a place said as a relative clause, no statement)
         said_where = {n for k in range(i, end) if t[k].low == "where" for n in range(k, k + self._phrase(k, end, self.v.constructions.back_where))}
@@ -661,6 +682,11 @@ class Constructions(Phrases):
                 i += 1
                 continue
             np, j = self._noun_phrase(i, end)
+            if np is not None and self._trails_route(route, np, j, end):
+                route.thing_after = self._object(np)  # "Case rack to the press — the veneer sheet": that thing, from the place
+                self.thing_trailed = True
+                i = j
+                continue
             if np is None or route.objects or route.lead is not None or route.places and self._names_place(np):
                 return None
             if self._names_place(np):
@@ -689,6 +715,63 @@ class Constructions(Phrases):
             clauses.extend(by_way_of(whole, passed, carried_on=n + 1 < len(routes)))
             passed_before = bool(passed)
         return lead_manner + clauses if clauses else None
+
+    def _which_one(self, start: int, end: int) -> Clause | None:
+        """"It's the one on the service bench, not the one on the drying rack", "— the one on the cart, not the fresh one
+        on the scale": which of its kind the thing named before is, told by where it is — taken from the first place, the
+        second ruled out. None for any other sentence."""
+        t, k = self.t, start
+        if k < end and t[k].low in _PRONOUN_BE | {"that's", "that’s"}:
+            k += 1
+        elif k + 1 < end and t[k].low in ("it", "that") and t[k + 1].low == "is":
+            k += 2
+        first = self._one_at(k, end)
+        if first is None:
+            return None
+        place, k = first
+        if k == end:
+            return Clause(None, "", t[start].start, t[end - 1].end, (ObjectRef("it", None, pronoun=True),), (("location", place),), fact=True)
+        if k + 1 < end and t[k].low == "," and t[k + 1].low == "not":
+            other = self._one_at(k + 2, end)
+            if other is not None and other[1] == end:
+                return Clause(None, "", t[start].start, t[end - 1].end, (ObjectRef("it", None, pronoun=True),), (("location", place),),
+                              fact=True, excluded_places=(other[0],))
+        return None
+
+    def _one_at(self, k: int, end: int) -> tuple[PlaceRef, int] | None:
+        """"the (fresh) one on the scale": the place where "one" of the thing named before is, and the index after it."""
+        t = self.t
+        if k >= end or t[k].low != "the":
+            return None
+        k += 1
+        n = 0
+        while k < end and t[k].low != "one" and t[k].kind == "word" and n < 2 and t[k].noun not in self.v.en_objects:
+            k, n = k + 1, n + 1
+        if k >= end or t[k].low != "one":
+            return None
+        prep = self._preposition(k + 1, end)
+        if prep is None or prep[0] not in ("location", "source"):
+            return None
+        np, j = self._noun_phrase(k + 1 + prep[1], end)
+        if np is None or not self._names_place(np):
+            return None
+        return self._place(np), j
+
+    def _trails_route(self, route: _Route, np, j: int, end: int) -> bool:
+        """Does a noun phrase that ends the sentence name the thing of a route from a place written first to a goal ("Case
+        rack to the press — the veneer sheet")? Only a thing (no place, no pronoun, no person) after such a route with no
+        source and no thing of its own but the place's name."""
+        roles = {role for role, _ in route.places}
+        return j == end and route.lead is not None and roles == {"goal"} and route.thing_after is None and \
+            all(o.text == route.lead.text for o in route.objects) and np.head is not None and not self._names_place(np) and \
+            np.head.low not in self.v.en_pronouns and not self._is_person(np)
+
+    def _thing_after_route(self) -> bool:
+        """Is this sentence a route from a place written first, then its thing ("Case rack to the press — the veneer sheet")?"""
+        self.thing_trailed = False
+        asked = [c for c in self._verbless() or [] if c.action is not None]  # (then why: "…, it was misfiled")
+        return self.thing_trailed and len(asked) == 1 and any(role == "source" for role, _ in asked[0].places) and \
+            len(asked[0].objects) == 1 and not asked[0].objects[0].pronoun
 
     def _goal_first(self, i: int, end: int) -> bool:
         """"(first) to the RFID reader": a route that opens with where to, not an infinitive's "to"."""
@@ -720,6 +803,8 @@ class Constructions(Phrases):
         work = self._work_noun(objects[0]) if len(objects) == 1 and route.lead is None and roles == {"location"} else None
         if work is not None:
             return Clause(work, "", 0, 0, (), tuple(places))  # "Camera check on Pos_2", "Tack weld at seam 1": that routine there
+        if route.thing_after is not None:
+            return Clause(action, "", 0, 0, (route.thing_after,), (("source", route.lead),) + tuple(places))
         if route.lead is not None and "source" not in roles and "goal" in roles and (not objects or self.named_before):
             places.insert(0, ("source", route.lead))  # "A to B", "oven tray to the cooling trolley": from A, the thing before
             objects = [ObjectRef("", None, pronoun=True)]

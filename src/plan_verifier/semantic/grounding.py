@@ -172,15 +172,24 @@ def _on_the_robot(place: PlaceRef | None) -> bool:
 def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tuple[str, object, Named]]:
     """Routines and releases at places the instruction rules out ("don't weld seam 5", "not bin 3"),
     and tools it says to leave alone ("leave the screwdriver on its stand")."""
-    asked = {p.key for t in instruction.tasks for p in (t.destination, t.source) if p is not None}
+    # (a ruled-out place is said against the places asked for, to put a thing in or take it from: "프런트 데스크 말고 정비
+    # 작업대에 있는 거")
+    asked = [p for t in instruction.tasks for p in (t.destination, t.source) if p is not None]
     for action, place in instruction.excluded_places:
-        if place.label is None and place.key in asked:
-            continue  # "not the bin" while asking for another bin (to put it in or take it from: "프런트 데스크 말고 정비
-            # 작업대에 있는 거"): the class alone cannot tell the two apart
+        visit = action == "move_to"
+        if visit:
+            action = None  # "don't stop at the bow rack", "don't go to the scale": no stop there, nothing put there
+        if place.label is None and any(d.key == place.key and not _places_told_apart(place, d) for d in asked):
+            # "not the bin" while asking for another bin: the class alone cannot tell the two apart ("the cooling rack"
+            # and "the fridge shelf", told apart by their words, can)
+            continue
+        # a place of the class of a place asked for, told apart by its words: only a name with those words is it
+        # (a visit ruled out by its class alone — "don't go near the drum" — is not said of a labelled bin asked for)
+        named = _names_excluded if place.label is not None or not (visit or any(d.key == place.key for d in asked)) else _names_in_words
         worked = False
         for w in activity.works:
             if (action is None or w.action == action or action in ("place", "transfer") and w.action == "place") and \
-                    _names_excluded(place, compare_place(place, w.spot)):
+                    named(place, compare_place(place, w.spot)):
                 worked = True
                 yield f"{action or 'use'} at {place.text}", w.step, Named(w.routine + (f" at {w.spot.position}" if w.spot.position else ""),
                                                                            CELL, w.step.index, w.step.span)
@@ -188,7 +197,7 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
         if action in (None, "place", "transfer", "insert", "stack"):
             for t in activity.transfers:
                 c = compare_place(place, t.release, carried=_carried_by(t))
-                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                if named(place, c) and c.found is not None and not c.contradicted:
                     released = True
                     yield f"put anything in {place.text}", t.release.step, c.found
         if (action is None or action == "inspect" and not worked) and not released:
@@ -198,13 +207,25 @@ def _excluded_works(instruction: Instruction, activity: Activity) -> Iterable[tu
                 if activity.format == "json" and _waypoint(visit):
                     continue  # `Safe_Fixture`: the cell's path between two places runs past it, no stop there
                 c = compare_place(place, Spot(visit.step, visit.xyz, visit.places))
-                if _names_excluded(place, c) and c.found is not None and not c.contradicted:
+                if named(place, c) and c.found is not None and not c.contradicted:
                     yield f"stop at {place.text}", visit.step, c.found
                     break
     for obj in instruction.excluded:
         for w in activity.works:
             if w.action == "attach" and w.tool_object is not None and obj.noun == w.tool_object:
                 yield f"use the {obj.describe()}", w.step, Named(w.tool or w.routine, CELL, w.step.index, w.step.span)
+
+
+def _places_told_apart(a: PlaceRef, b: PlaceRef) -> bool:
+    """Do two places of one class name two places by their words ("the cooling rack", "the fridge shelf")?"""
+    return relate(a, b).kind == OTHER_WORDS and bool(free_words(a)) and bool(free_words(b))
+
+
+def _names_in_words(place: PlaceRef, c: Comparison) -> bool:
+    """Is the program's place the excluded one by the excluded place's own words ("the cooling rack" and `CoolingRack`),
+    not merely by its class (a bare `Shelf` may be the fridge shelf asked for)?"""
+    found = c.found.place if c.found is not None else None
+    return _names_excluded(place, c) and found is not None and overlaps(free_words(place), words_of(found))
 
 
 def _names_excluded(place: PlaceRef, c: Comparison) -> bool:
@@ -514,8 +535,17 @@ def same_object(want: ObjectRef, got: ObjectRef) -> bool:
     return want.noun == got.noun or _alike(want.noun, got.noun, 85) or same_word(want.noun, got.noun) or \
         got.noun in vocabulary().measure_words.get(want.noun, ()) or \
         bool(want.words) and not want.noun.isascii() and same_word(want.words[-1], got.noun) or \
-        bool(want.words) and overlaps(want.words[-1:], got.words) and not korean_head_modifies(want, got)
-    # (셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`)
+        bool(want.words) and overlaps(want.words[-1:], got.words) and not korean_head_modifies(want, got) or \
+        bool(want.words) and _compound_ends_with(got.noun, want.words[-1])
+    # (셀 and `PouchCell`; the pillowcases and `PillowcaseBundle`; "the finished board" and `Keyboard`)
+
+
+def _compound_ends_with(compound: str, head: str) -> bool:
+    """"the finished board" and `Keyboard_…`, "the box" and `Lunchbox`: a word written as one whose last part is the
+    instruction's head noun — the head said alone names the compound (not the other way round: "keyboard" is no
+    "board" a program may name instead)."""
+    return compound.isascii() and head.isascii() and head.isalpha() and len(head) >= 3 and \
+        len(compound) >= len(head) + 3 and compound.endswith(head) and compound.isalpha()
 
 
 def korean_head_modifies(want: ObjectRef, got: ObjectRef) -> bool:

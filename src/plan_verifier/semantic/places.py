@@ -134,8 +134,10 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     shared = overlaps(_naming(_own_words(want, wk)), _naming(words_of(got)))
     designators = _designators(want, got)
     if wk is not None and gk is not None and wk not in VAGUE and gk not in VAGUE:
-        if wk != gk and not _related(wk, gk) and (not shared or _modifier_shared(want, got)):
-            return Relation(OTHER_KIND, f"{gk} against {wk}")  # a slot is not a bin, the mixing scale no mixing cart
+        if wk != gk and not _related(wk, gk) and (not shared or _only_modifier_shared(want, got, wk, gk)):
+            # a slot is not a bin; the bow press is not the bow rack — a word before two heads of other kinds says what the
+            # places serve, not that they are one
+            return Relation(OTHER_KIND, f"{gk} against {wk}")
         if designators is not None:
             return Relation(OTHER_DESIGNATOR, designators)
         opposed = _opposed(want, got, wk != gk)
@@ -177,6 +179,21 @@ def _relate(want: PlaceRef, got: PlaceRef) -> Relation:
     # vocabulary has no kind for ("the cutter" and `Guillotine`: a speaker's word and a program's may be synonyms the
     # words alone cannot tell apart): nothing to compare.
     return Relation(UNCOMPARABLE)
+
+
+#: Kinds of place that are often a part of another place (the buffer magazine's slot 2, the press's jig, the bench's
+#: mat): a name that shares a word with a whole of another kind may name its part.
+_PART_KINDS = frozenset({"slot", "drawer", "tray", "mat", "fixture", "seam", "position"})
+
+
+def _only_modifier_shared(want: PlaceRef, got: PlaceRef, wk: str, gk: str) -> bool:
+    """Do two places of other kinds share only a word before their heads ("bow press", "bow rack": what they serve)? Not
+    when either head stands among the other's words ("the oven" and `OvenTray`), either has a label or side, or either
+    kind is often a part of another place (`BufferSlot2` for "the buffer magazine")."""
+    a, b = _naming(words_of(want)), _naming(words_of(got))
+    if not a or not b or wk in _PART_KINDS or gk in _PART_KINDS or want.label or got.label or want.side or got.side:
+        return False
+    return not overlaps(a[-1:], b) and not overlaps(b[-1:], a)
 
 
 def _named_apart(want: PlaceRef, got: PlaceRef) -> bool:
@@ -365,31 +382,6 @@ def _words_differ(want: PlaceRef, got: PlaceRef, kinds: tuple[str | None, str | 
         # "정비 작업대" and a comment's "프런트 데스크": two Korean names, one language — words compared as written
         return not overlaps(a, b)
     return any(_readable((w,)) for w in a) and any(_readable((w,)) for w in b) and not overlaps(a, b)
-
-
-def _modifier_shared(want: PlaceRef, got: PlaceRef) -> bool:
-    """Do the two names share only words that say which place, no word of a kind of place or thing ("mixing" of the
-    mixing scale and `mixing_cart`)? Two unrelated kinds told by one modifier are two places; a word of a kind in
-    common ("socket" of `TestSocket`, whose kind the name's first word decides) may be the place itself."""
-    v = vocabulary()
-    mine, theirs = words_of(want), words_of(got)
-    if len(mine) < 2 or len(theirs) < 2 or not _headed_by(mine[-1], kind_of(want)) or not _headed_by(theirs[-1], kind_of(got)) or \
-            {kind_of(want), kind_of(got)} & _PART_KINDS:
-        return False  # (a slot, a drawer is a part of a place that may be named by the whole: "buffer magazine", `BufferSlot2`)
-    common = [*matched(mine, theirs), *matched(theirs, mine)]
-    return bool(common) and not any(v.ko_places.get(w) or v.en_places.get(w) or v.en_places.get(noun_lemma(w)) or
-                                    v.ko_objects.get(w) or v.en_objects.get(w) or v.en_objects.get(noun_lemma(w))
-                                    for w in common)
-
-
-#: Kinds of place that are parts of another (a rack's slot, a cabinet's drawer, a seam of a workpiece).
-_PART_KINDS = frozenset({"slot", "drawer", "seam", "position"})
-
-
-def _headed_by(word: str, kind: str | None) -> bool:
-    """Is the word a noun of this kind of place (the head of its name: "scale" of "mixing scale")?"""
-    v = vocabulary()
-    return kind is not None and kind in (v.en_places.get(word), v.en_places.get(noun_lemma(word)), v.ko_places.get(word))
 
 
 def _korean_words(words: tuple[str, ...]) -> bool:
