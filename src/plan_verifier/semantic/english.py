@@ -1005,6 +1005,8 @@ class _Sentence(Constructions):
         when = next((SUBORDINATORS[w] for w in words if w in SUBORDINATORS), None)
         if when is None:
             return (None, []) if words & set(SUBORDINATORS) else None
+        if j >= end:
+            return None  # "Return the camera after.": an adverb, no clause after it
         sub = _Sentence(self.t[j:end], self.text, self.v)
         heads = sub._heads()
         if heads:
