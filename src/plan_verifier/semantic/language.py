@@ -26,10 +26,14 @@ from typing import Any
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _NUMBER = r"-?\d+(?:\.\d+)?"
+#: A model or part number that opens with digits ("6V6", "12AX7"): one word, not a count before a word (an ordinal
+#: "2nd" and a multiplier "4x" stay numbers).
+_CODE_PATTERN = r"\d+(?!(?:st|nd|rd|th|x)\b)[A-Za-z][A-Za-z0-9_]*"
 #: English text as tokens: coordinates "(400, 0, 50)", words (with `_`, digits, `'` inside; a hyphenated compound
-#: such as "left-hand" or "out-of-tolerance" is one word), numbers, punctuation.
-_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|(?<=\d)['’]s\b|[^\sA-Za-z0-9]")
+#: such as "left-hand" or "out-of-tolerance" is one word; a part number), numbers, punctuation.
+_EN_TOKEN = re.compile(rf"\(\s*{_NUMBER}(?:\s*,\s*{_NUMBER}){{2,}}\s*\)|[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*(?:['’][A-Za-z]+)?|{_CODE_PATTERN}|#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|(?<=\d)['’]s\b|[^\sA-Za-z0-9]")
 _COORDS = re.compile(_NUMBER)
+_CODE = re.compile(_CODE_PATTERN)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[\uac00-\ud7a3]+")
 
 _kiwi: Any = None
@@ -92,8 +96,8 @@ def english_tokens(text: str) -> tuple[Token, ...]:
             # "bay 2's cart": the clitic after a number, as after a word ("the operator's tray")
             out.append(Token(raw, low, m.start(), m.end(), "word", "be", "'s"))
             continue
-        elif raw[0].isalpha():
-            kind = "word"
+        elif raw[0].isalpha() or _CODE.fullmatch(raw):
+            kind = "word"  # (a part number written from its digits: "the 6V6 tube", "12AX7" — a name, no count)
         elif raw[0].isdigit() or raw[0] == "#":
             kind = "number"
             low = low.lstrip("#")
