@@ -5,6 +5,7 @@ from plan_verifier.rules import register
 from plan_verifier.rules.sem._evidence import agrees, confidence, corroborated
 from plan_verifier.rules.sem._semantic import SemanticRule, quote, said
 from plan_verifier.semantic.grounding import compare_place
+from plan_verifier.semantic.language import noun_lemma
 from plan_verifier.semantic.matching import overlaps
 from plan_verifier.semantic.vocabulary import vocabulary
 
@@ -248,8 +249,15 @@ def _carrying_speeds(g, kind: str) -> tuple[list[tuple[str, list]], list[float]]
 
 def _handing(task) -> bool:
     """Does the task give the thing to someone: a hand-over, or a carry whose goal is a person ("dive computer → front
-    desk 손님한테", "towels to the groomer")?"""
-    return task.action == "handover" or task.destination is not None and task.destination.kind == "operator"
+    desk 손님한테", "towels to the groomer")? A person's word after a thing's is a machine ("the case packer", "the
+    bottle washer"): no one takes the thing there."""
+    if task.action == "handover":
+        return True
+    goal = task.destination
+    if goal is None or goal.kind != "operator":
+        return False
+    v = vocabulary()
+    return not any(v.en_objects.get(noun_lemma(w.lower())) or v.ko_objects.get(w) for w in goal.words[:-1])
 
 
 def _handover_pose(spot) -> bool:
