@@ -39,6 +39,8 @@ _SAYS_WHERE = frozenset({"it's", "its", "they're", "it’s", "they’re"})
 #: Korean particles that say a phrase's role; longest first.
 _KO_ROLES = (("에다가", "place"), ("에서", "place"), ("으로", "place"), ("에다", "place"), ("까지", "place"), ("에", "place"),
              ("로", "place"), ("을", "object"), ("를", "object"))
+#: Interjections a Korean correction word may open with ("아 아니다", "어 아니"): part of the marker, no phrase.
+_KO_INTERJECTIONS = ("아", "어", "앗", "아이")
 #: Endings of a Korean word that close the phrase before it (a particle or a connective).
 _KO_CLOSED = re.compile(r"(?:을|를|에|로|서|다|은|는|이|가|와|과|고|면|도|만)$")
 
@@ -64,8 +66,10 @@ def _markers() -> tuple[re.Pattern, re.Pattern]:
     spoken = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in c.corrections if " " in w and w.split()[0] != "actually")
     # set off by punctuation, or a phrase of its own that needs none ("bin 2 or rather bin 3", "bin 2 I mean bin 3")
     en = re.compile(rf"(?:(?:\.\.\.|…|[,;?!.—–]|\s-)\s*|\s+(?={spoken}))(?:(?:{mark})[\s,:;—–-]*)+", re.I)
-    ko = re.compile(r"(?:\.\.\.|…|[,.])?\s*(?<![가-힣])(?:" + "|".join(re.escape(w) for w in vocabulary().constructions.ko_corrections)
-                    + r")(?![가-힣])[\s,.…]*")
+    # one marker however many words say it: an interjection before it ("아 아니다") and the word said again ("아니 아니")
+    # take back one phrase, not one each
+    word = r"(?<![가-힣])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in c.ko_corrections) + r")(?![가-힣])"
+    ko = re.compile(rf"(?:\.\.\.|…|[,.])?\s*(?<![가-힣])(?:(?:{'|'.join(_KO_INTERJECTIONS)})\s+)?{word}(?:[\s,.…]*{word})*[\s,.…]*")
     return en, ko
 
 
@@ -88,6 +92,11 @@ def corrected(text: str, language: str, read: Reader) -> tuple[str, tuple[str, .
             continue  # "Actually, move the kettle to the blue bin": nothing said before to correct
         if not text[m.end():repair_end].strip():
             text = _without_words(text, m)  # "to the blue bin, actually.": an afterthought that replaces nothing
+            continue
+        relabelled = _relabelled(text, m, repair_end) if language != "en" else None
+        if relabelled is not None:
+            a, b, said = relabelled
+            text = text[:a] + said.ljust(b - a) + text[b:]
             continue
         if language == "en":
             span = _english(text, m, repair_end, read)
@@ -329,6 +338,34 @@ _NOT_NEEDED = re.compile(r"^\s*(?P<stop>[^\s,.]+?)(?:은|는|이|가)?\s+(?:필�
 #: Words of a repair that only say the route goes on without a stop ("바로", "곧장", "그냥", "직접").
 _STRAIGHT = re.compile(r"^(?:바로|곧장|곧바로|그냥|직접)\s+")
 _ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|➜|➔|⟶)\s*")
+
+
+#: A Korean repair that is only a designator with a place particle ("1번으로", "B에"): another of the place said before.
+_KO_DESIGNATOR_REPAIR = re.compile(r"^\s*(?P<label>\d+|[A-Za-z])\s*번?\s*(?P<particle>에다가|에다|으로|로|까지|에)(?![가-힣])")
+_LABEL_WORD = re.compile(r"\d+|(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+
+
+def _relabelled(text: str, m: re.Match, repair_end: int) -> tuple[int, int, str] | None:
+    """"sewing machine 2로... 아 아니다, 1번으로", "3번 선반에, 아니 4번에 올려": a repair that opens with a bare designator takes back
+    the designator of the place said just before, not the place: that place again with the new designator, written over
+    the taken-back phrase, the marker and the repair (start, end, the phrase). None unless the phrase before is a place
+    with exactly one designator."""
+    repair = _KO_DESIGNATOR_REPAIR.match(text[m.end():repair_end])
+    if repair is None:
+        return None
+    phrases = _ko_phrases(text, _sentence_start(text, m.start()), m.start())
+    if not phrases or phrases[-1][1] != "place":
+        return None
+    start = phrases[-1][0]
+    said = text[start:m.start()].rstrip(" ,.…")
+    particle = next((suffix for suffix, _ in _KO_ROLES if said.endswith(suffix)), None)
+    labels = list(_LABEL_WORD.finditer(said[:len(said) - len(particle or "")]))
+    if particle is None or len(labels) != 1:
+        return None
+    label = labels[0]
+    again = said[:label.start()] + repair.group("label") + said[label.end():len(said) - len(particle)] + repair.group("particle")
+    again += text[m.end() + repair.end():repair_end]  # the rest of the repair ("4번에 올려")
+    return (start, repair_end, again) if len(again) <= repair_end - start else None
 
 
 def _dropped_stop(text: str, m: re.Match, repair_end: int) -> tuple[int, ...] | None:

@@ -623,6 +623,19 @@ class _Reader:
             return None
         return before, after
 
+    def _relative_locates_place(self, etm: int) -> bool:
+        """Does the relative clause of being somewhere ending at `etm` modify a place that takes a place particle, in a
+        clause whose thing is already said ("화분은 흙 통 옆에 있는 분갈이 작업대에다 둬")? Then its place locates that place."""
+        m = self.m
+        if not (self.cur.objects or self.cur.topics) or not any(role == "location" for role, _ in self.cur.places):
+            return False
+        k = etm + 1
+        while k < len(m) and m[k].tag in _NOMINAL:
+            k += 1
+        if k == etm + 1 or k >= len(m) or m[k].tag != "JKB" or self.v.ko_particles.get(m[k].form) not in ("goal", "location"):
+            return False
+        return self._is_place(_Phrase(list(m[etm + 1:k]), self.text[m[etm + 1].start:m[k - 1].end]))
+
     def _thing_said_later(self, last: Morph) -> bool:
         """Does a noun that names no place follow anywhere after `last` — a thing said after the request ("…에 올려, 그
         유리 화병"), not a place with its particle ("지금 프런트 데스크에 있어"), a time ("지금") or "거"?"""
@@ -983,7 +996,11 @@ class _Reader:
                 break
             if x.tag == "ETM":
                 # a relative clause ("A에 있는 사과", "옮길 상자"): the clause goes on; where the object is, is its source
-                if stem in ("있", "놓이", "담기", "두", "놓") or state and not (negated or self.cur.negated):
+                if stem in _LOCATIVE_STEMS and self._relative_locates_place(j):
+                    # "화분은 흙 통 옆에 있는 작업대에다 둬": where the place the thing goes is, a landmark — no source
+                    k = max(i for i, (role, _) in enumerate(self.cur.places) if role == "location")
+                    del self.cur.places[k]
+                elif stem in ("있", "놓이", "담기", "두", "놓") or state and not (negated or self.cur.negated):
                     # ("걸려 있는", "꽂혀 있는": a state with 있 says where the thing is, as 있는 alone does)
                     self.cur.places = [("source" if role == "location" else role, p) for role, p in self.cur.places]
                     self.cur.located = True
