@@ -78,5 +78,9 @@ def test_construction_reads_as_written(name, case) -> None:
         assert any(_has(p.words, p.text, word) for _, p in reading.excluded_places), reading.excluded_places
     for word in case.get("excluded_objects", ()):
         assert any(_object_fits(o, word) for o in reading.excluded), reading.excluded
+    for word in case.get("kept_places", ()):
+        assert not any(_has(p.words, p.text, word) for _, p in reading.excluded_places), reading.excluded_places
+    for word in case.get("kept_objects", ()):
+        assert not any(_object_fits(o, word) for o in reading.excluded), reading.excluded
     kinds = {kind for kind, _ in reading.manner} | {kind for t in reading.tasks for kind, _ in t.manner}
     assert set(case.get("manner", ())) <= kinds, (reading.manner, got)

@@ -526,6 +526,20 @@ class Constructions(Phrases):
                     out.append(obj)
         return out
 
+    def _not_this_but_that(self, i: int, end: int):
+        """"Not A, B.", "Not the red cube, the blue one.": after "not", one phrase, a bare comma and one more phrase to the
+        end of the sentence is a correction that insists on the second ("not A but B"), not a list of two things ruled
+        out (a list says "A or B", "A, B or C"). The phrase ruled out, or None when the sentence is not that shape."""
+        first, j = self._noun_phrase(i, end)
+        if first is None or j >= end or self.t[j].low != ",":
+            return None
+        second, k = self._noun_phrase(j + 1, end)
+        if second is None or k == j + 1 or self._names_place(first) != self._names_place(second):
+            return None
+        if any(tok.kind != "punct" and tok.low not in COURTESY and tok.low != "please" for tok in self.t[k:end]):
+            return None
+        return first
+
     def _verbless(self) -> list[Clause] | None:
         """A sentence without a verb that still asks for something: one or more routes ("Red cube into bin 2, thanks",
         "First the crown from A to B, then the bridge from C to D"), "Not the blue one" (an exclusion), "I'd like the
@@ -565,6 +579,9 @@ class Constructions(Phrases):
         n_except = self._phrase(i, end, EXCEPT)
         if n_except:
             phrases = self._coordinated(i + n_except, end)
+            insisted = self._not_this_but_that(i + n_except, end)
+            if insisted is not None:
+                phrases = [insisted]
             objects = [self._object(np) for np in phrases if not self._names_place(np)]
             places = [self._place(np) for np in phrases if self._names_place(np)]
             if places and not objects:

@@ -25,7 +25,7 @@ from plan_verifier.semantic.clauses import CARRYING, ORIGIN, WORK, Clause, Objec
 from plan_verifier.semantic.corrections import corrected
 from plan_verifier.semantic.language import has_hangul
 from plan_verifier.semantic.manner import manner_said
-from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_summary
+from plan_verifier.semantic.notation import notation_routes, origin_of, refinement_of, without_cell_heading, without_goal_statement, without_summary
 from plan_verifier.semantic.places import hands_over, place_key
 
 #: Verbs that move the robot itself when they have no object ("move to A"); other carrying verbs without an
@@ -98,7 +98,7 @@ def read_instruction(text: str) -> Instruction:
         from plan_verifier.semantic.english import read_clauses
     else:
         from plan_verifier.semantic.korean import read_clauses
-    body, unsure = corrected(without_summary(without_cell_heading(text)), language, read_clauses)
+    body, unsure = corrected(without_summary(without_cell_heading(without_goal_statement(text, read_clauses))), language, read_clauses)
     clauses = notation_routes(body, read_clauses) or read_clauses(body)
     reading = assemble(text, language, clauses)
     asked = [c for c in reading.context if _a_request(c)]

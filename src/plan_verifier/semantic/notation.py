@@ -55,6 +55,36 @@ def without_cell_heading(text: str) -> str:
     return " " * m.end() + text[m.end():]
 
 
+#: Headings that name what the request is for ("Objective: ship the tea. Move the tea box …"): its sentence can be the
+#: purpose the steps after it serve.
+_GOAL_HEADINGS = frozenset({"goal", "objective", "aim", "purpose", "mission", "intent", "end goal", "overall goal"})
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def without_goal_statement(text: str, read_clauses) -> str:
+    """"Objective: ship the tea. Move the tea box from the cabinet to the rack, …": the sentence after a goal heading
+    says what the steps that follow are for — it names the same thing in fewer words and no place — not a second
+    thing to carry. Blanked (the offsets of the rest stay as written) only when that is so: it carries with no place,
+    each thing it names shares a word with a thing the rest carries (not a pronoun), and the rest says where to.
+    Anything else — a goal sentence with its own route, a thing the steps never carry — stays to be read."""
+    m = _HEADING.match(text)
+    if m is None or m.group("head").strip().lower() not in _GOAL_HEADINGS:
+        return text
+    stop = _SENTENCE_END.search(text, m.end())
+    if stop is None or not text[stop.end():].strip():
+        return text
+    said = read_clauses(text[m.end():stop.end()])
+    rest = [c for c in read_clauses(text[stop.end():]) if c.action in CARRYING and not c.negated]
+    goals = [c for c in said if c.action is not None]
+    carried = [o for c in rest if any(role == "goal" for role, _ in c.places) for o in c.objects if not o.pronoun and not o.generic]
+    if not goals or not carried or any(c.action not in CARRYING or c.negated or c.places or not c.objects for c in goals):
+        return text
+    words = {w for o in carried for w in (*o.words, o.noun) if w}
+    if any(o.pronoun or o.generic or not (set(o.words) | {o.noun}) & words for c in goals for o in c.objects):
+        return text
+    return " " * stop.end() + text[stop.end():]
+
+
 #: Item markers of a list written as notation ("① … ②", "1) … 2)", one item a line or between semicolons).
 _ITEM = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?<![\w(])\d+[).](?=\s)|[;\n]")
 
