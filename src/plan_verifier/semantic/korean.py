@@ -634,7 +634,12 @@ class _Reader:
             k += 1
         if k == etm + 1 or k >= len(m) or m[k].tag != "JKB" or self.v.ko_particles.get(m[k].form) not in ("goal", "location"):
             return False
-        return self._is_place(_Phrase(list(m[etm + 1:k]), self.text[m[etm + 1].start:m[k - 1].end]))
+        run = _Phrase(list(m[etm + 1:k]), self.text[m[etm + 1].start:m[k - 1].end])
+        # (a thing at the front of the run is what lies there: "PCB 트레이에 있는 기판 조립 지그에" — the board, then the jig)
+        words = [w for w, _ in self._words(run)]
+        if any(self.v.ko_objects.get(w) or borrowed(w, self.v)[0] for w in words[:1]) and len(words) > 1:
+            return False
+        return self._is_place(run)
 
     def _thing_said_later(self, last: Morph) -> bool:
         """Does a noun that names no place follow anywhere after `last` — a thing said after the request ("…에 올려, 그
