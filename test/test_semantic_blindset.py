@@ -27,7 +27,8 @@ that, which `semantic_blind12` measured blind twice before it was opened for a s
 blind set 13 measured blind outside the repository (it was lost with that session's machine). `semantic_blind14` measured
 the round that opened blind 12 blind, before and after it, and was committed unopened so that it survived the session;
 it was opened for the round after, which `semantic_blind15` measured blind twice before it was opened in turn, and
-`semantic_blind16` measured both rounds blind before it was opened for a short round on its false alarms.
+`semantic_blind16` measured both rounds blind before it was opened for a short round on its false alarms, which
+`semantic_blind17` measured blind; it is kept here unopened so that it survives the session.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blin
         "semantic_blind7": "BLIND7-", "semantic_blind8": "BLIND8-", "semantic_blind9": "BLIND9-",
         "semantic_blind10": "BLIND10-", "semantic_blind11": "BLIND11-",
         "semantic_blind12": "BLIND12-", "semantic_blind14": "BLIND14-", "semantic_blind15": "BLIND15-",
-        "semantic_blind16": "BLIND16-"}
+        "semantic_blind16": "BLIND16-", "semantic_blind17": "BLIND17-"}
 
 #: Sets written thinner than the usual mix, as their README says: blind 5 has two wrong-action
 #: cases, a third of it (not 35 %) in Korean alone (43 % with the mixed ones) and six correct
@@ -62,7 +63,8 @@ SETS = {"semantic_blind": "BLIND-", "semantic_blind2": "BLIND2-", "semantic_blin
 #: programs with opaque names; blind 12 32 % Korean (48 % with the mixed ones) and three correct programs with opaque names;
 #: blind 14 29 % Korean (49 % with the mixed ones) and three correct programs with opaque names; blind 15 33 % Korean (54 %
 #: with the mixed ones) and three correct programs with opaque names; blind 16 28 % Korean (48 % with the mixed ones) and
-#: three correct programs with opaque names.
+#: three correct programs with opaque names; blind 17 30 % Korean (52 % with the mixed ones) and three correct programs
+#: with opaque names.
 THINNER = {"semantic_blind5": {"min_per_mistake": 2, "korean_share": 0.30, "opaque_correct": 6},
            "semantic_blind6": {"min_per_mistake": 3, "korean_share": 0.30, "opaque_correct": 6},
            "semantic_blind7": {"korean_share": 0.30, "opaque_correct": 5},
@@ -73,7 +75,8 @@ THINNER = {"semantic_blind5": {"min_per_mistake": 2, "korean_share": 0.30, "opaq
            "semantic_blind12": {"korean_share": 0.30, "opaque_correct": 3},
            "semantic_blind14": {"korean_share": 0.28, "opaque_correct": 3},
            "semantic_blind15": {"korean_share": 0.30, "opaque_correct": 3},
-           "semantic_blind16": {"korean_share": 0.28, "opaque_correct": 3}}
+           "semantic_blind16": {"korean_share": 0.28, "opaque_correct": 3},
+           "semantic_blind17": {"korean_share": 0.30, "opaque_correct": 3}}
 
 SUBTYPES = {
     "wrong_object", "wrong_source", "wrong_destination", "swapped_locations", "wrong_order",
