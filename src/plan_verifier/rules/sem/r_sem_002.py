@@ -40,10 +40,11 @@ class RSem002(SemanticRule):
     * A hand-over ("hand it to the operator", "작업자에게 건네줘", a carry whose
       goal is a person: "towels to the groomer") released at a place the
       program names as something else (0.9 / 0.8). In a TDL program a release
-      that waits for an input (or pauses at a hand-over pose) is the hand-over;
-      one that opens the gripper on arrival drops the thing (0.8). A release at what the program names
-      a hand-over pose (`Handover_Pose`, "카운터 전달 위치") is the hand-over,
-      whatever place the name also gives.
+      that waits for an input is the hand-over, wherever it is; one that
+      neither waits nor pauses (`Delay`) before the gripper opens drops the
+      thing (0.8). A release at what the program names a hand-over pose
+      (`Handover_Pose`, "카운터 전달 위치") is at the hand-over place, whatever
+      place the name also gives.
     * A thing to be set down on a support ("leave it on the pickup tray",
       an instruction with no hand-over) that the plan holds out at what it
       names a hand-over pose, waiting for an input before it lets go: a
@@ -250,7 +251,7 @@ def _carrying_speeds(g, kind: str) -> tuple[list[tuple[str, list]], list[float]]
 def _handing(task) -> bool:
     """Does the task give the thing to someone: a hand-over, or a carry whose goal is a person ("dive computer → front
     desk 손님한테", "towels to the groomer")? A person's word after a thing's is a machine ("the case packer", "the
-    bottle washer"): no one takes the thing there."""
+    carton packer"): no one takes the thing there."""
     if task.action == "handover":
         return True
     goal = task.destination
