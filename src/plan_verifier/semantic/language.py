@@ -22,7 +22,7 @@ import functools
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _NUMBER = r"-?\d+(?:\.\d+)?"
@@ -239,60 +239,64 @@ def _unglue(morphs: tuple[Morph, ...], text: str = "") -> tuple[Morph, ...]:
 _TIME_AFTER = frozenset({"전", "후", "뒤", "다음", "이후", "이전", "때", "위", "중"})
 
 
-def _malgo(morphs: list[Morph], text: str) -> list[Morph]:
-    """"불량품 통 말고 …": "말고" written as a word of its own is the verb 말다 and its connective ("not X, but …"), which Kiwi
-    may read as a noun and a prefix (말/NNB + 고/XPN)."""
+def _rewrite(morphs: list[Morph], at: Callable[[int], tuple[int, list[Morph]] | None]) -> list[Morph]:
+    """The morphs with each misread run Kiwi gave replaced: `at(k)` says how many morphs from `k` on to replace, and by
+    what, or None to keep morph `k` as it is."""
     out: list[Morph] = []
     k = 0
     while k < len(morphs):
+        found = at(k)
+        if found is None:
+            out.append(morphs[k])
+            k += 1
+        else:
+            out += found[1]
+            k += found[0]
+    return out
+
+
+def _ends_word(morphs: list[Morph], k: int, text: str) -> bool:
+    return morphs[k].end == len(text) or not text[morphs[k].end].isalnum()
+
+
+def _malgo(morphs: list[Morph], text: str) -> list[Morph]:
+    """"불량품 통 말고 …": "말고" written as a word of its own is the verb 말다 and its connective ("not X, but …"), which Kiwi
+    may read as a noun and a prefix (말/NNB + 고/XPN)."""
+    def at(k: int) -> tuple[int, list[Morph]] | None:
         m = morphs[k]
         if m.form == "말" and m.tag not in ("VV", "VX") and k + 1 < len(morphs) and morphs[k + 1].form == "고" and \
                 morphs[k + 1].tag != "EC" and m.end == morphs[k + 1].start and m.start > 0 and text[m.start - 1].isspace() and \
-                (morphs[k + 1].end == len(text) or not text[morphs[k + 1].end].isalnum()):
-            out += [Morph("말", "VV", m.start, m.end), Morph("고", "EC", morphs[k + 1].start, morphs[k + 1].end)]
-            k += 2
-            continue
-        out.append(m)
-        k += 1
-    return out
+                _ends_word(morphs, k + 1, text):
+            return 2, [Morph("말", "VV", m.start, m.end), Morph("고", "EC", morphs[k + 1].start, morphs[k + 1].end)]
+        return None
+    return _rewrite(morphs, at)
 
 
 def _one(morphs: list[Morph], text: str) -> list[Morph]:
     """"샴푸병 하나 세척조 선반에서": "하나" written as a word of its own is the count one, which Kiwi may cut into a noun 하 and
     a conjunction 나 ("X or Y") after a noun."""
-    out: list[Morph] = []
-    k = 0
-    while k < len(morphs):
+    def at(k: int) -> tuple[int, list[Morph]] | None:
         m = morphs[k]
         if m.form == "하" and m.tag == "NNG" and k + 1 < len(morphs) and morphs[k + 1].form == "나" and morphs[k + 1].tag == "JC" and \
-                m.end == morphs[k + 1].start and (m.start == 0 or text[m.start - 1].isspace()) and \
-                (morphs[k + 1].end == len(text) or not text[morphs[k + 1].end].isalnum()):
-            out.append(Morph("하나", "NR", m.start, morphs[k + 1].end))
-            k += 2
-            continue
-        out.append(m)
-        k += 1
-    return out
+                m.end == morphs[k + 1].start and (m.start == 0 or text[m.start - 1].isspace()) and _ends_word(morphs, k + 1, text):
+            return 2, [Morph("하나", "NR", m.start, morphs[k + 1].end)]
+        return None
+    return _rewrite(morphs, at)
 
 
 def _box_noun(morphs: list[Morph], text: str) -> list[Morph]:
     """"폐기함에", "보관함으로": a noun and 함 (a box) written as one word, which Kiwi may read as the noun made a verb
     and nominalized (폐기 + 하 + ㅁ, "the disposing") — before a particle or 말고/빼고/아니고 it is the box, as "반납함",
     "수거함" are."""
-    out: list[Morph] = []
-    k = 0
-    while k < len(morphs):
+    def at(k: int) -> tuple[int, list[Morph]] | None:
         m = morphs[k]
         if m.tag == "NNG" and k + 3 < len(morphs) and morphs[k + 1].form == "하" and morphs[k + 1].tag == "XSV" and \
                 morphs[k + 2].tag == "ETN" and morphs[k + 2].form in ("ᆷ", "ㅁ") and (morphs[k + 3].tag.startswith("J") or morphs[k + 3].form in ("말", "빼", "아니")) and \
                 m.end == morphs[k + 1].start and text[m.start:morphs[k + 3].start].rstrip().endswith("함"):
             end = m.start + len(text[m.start:morphs[k + 3].start].rstrip())
-            out.append(Morph(text[m.start:end], "NNG", m.start, end))
-            k += 3
-            continue
-        out.append(m)
-        k += 1
-    return out
+            return 3, [Morph(text[m.start:end], "NNG", m.start, end)]
+        return None
+    return _rewrite(morphs, at)
 
 
 def _nominalized(morphs: list[Morph], text: str) -> list[Morph]:
